@@ -1,0 +1,3 @@
+from fsm.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""The counter chain (反撃): who may answer, and when the chain resolves.
+
+``CounterChain`` is the window every countered procedure opens (ACT-5, COST-4, SD-5, SC-5)::
+
+    empty ─open_window→ priority_opponent ─pass_priority→ priority_declarer ─pass_priority→ resolving
+                          ↑  counter ↲                        │ counter
+                          └───────────────────────────────────┘
+
+* ``priority_opponent``: the opponent of whoever declared the newest item is asked first
+  (TIM-CTR-2, SC-5).  A counter puts a new item on top, so priority moves to the
+  opponent of *its* declarer; either player may counter, the declarer's side included
+  (ACT-5).
+* ``priority_declarer``: the opponent passed; now the newest item's own side may add a
+  counter (a self-counter) or pass too.  Two passes in a row close the window.
+* ``resolving``: items resolve newest first, each with its own recheck (TIM-CTR-3).  With
+  the rule variant ``counters_between_resolutions`` the window opens again after each
+  resolution while items remain.
+
+Like the procedures, the machine's state lives on the table (``Table.chain_state``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from statemachine import State, StateChart
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+class TableSlot:
+    """Model for the table-level machines: reads and writes one field of the table."""
+
+    __slots__ = ("game", "field")
+
+    def __init__(self, game: Game, field: str) -> None:
+        self.game = game
+        self.field = field
+
+    @property
+    def state(self) -> Any:
+        return getattr(self.game.table, self.field)
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        setattr(self.game.table, self.field, value)
+
+
+class CounterChain(StateChart):  # type: ignore[misc]
+    """The [反撃] window and last-in-first-out resolution (TIM-CTR-1..3)."""
+
+    allow_event_without_transition = False
+    catch_errors_as_events = False
+
+    empty = State("チェーンなし / empty", initial=True)
+    priority_opponent = State("反撃の優先権：相手 / opponent may counter")
+    priority_declarer = State("反撃の優先権：宣言者側 / declarer's side may counter")
+    resolving = State("解決 / resolving")
+
+    open_window = empty.to(priority_opponent)
+    counter = priority_opponent.to(priority_opponent) | priority_declarer.to(priority_opponent)
+    pass_priority = priority_opponent.to(priority_declarer) | priority_declarer.to(resolving)
+    resolve_next = (
+        resolving.to(empty, unless="items_remain")
+        | resolving.to(priority_opponent, cond=["items_remain", "reopen_between_resolutions"])
+        | resolving.to(resolving, cond="items_remain")
+    )
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        super().__init__(model=TableSlot(game, "chain_state"))
+
+    def items_remain(self) -> bool:
+        return bool(self.game.table.chain)
+
+    def reopen_between_resolutions(self) -> bool:
+        return bool(self.game.variants.counters_between_resolutions)

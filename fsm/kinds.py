@@ -1,0 +1,159 @@
+"""Ability kinds and the other procedures, as data (AB-1).
+
+Every procedure that goes declare → counter window → recheck → resolve/fizzle is one
+:class:`KindSpec`: the five ability kinds (【行動】【代償】【自動】【自爆】【進軍】), skill-card
+use, an attack and the speed-determination roll.  The built-in ones live in
+``fsm/data/kinds.toml``; a designer's new kind (say 【休息】) is a few more lines of the
+same TOML, loaded by :mod:`fsm.ruleset`.  :mod:`fsm.procedures` turns a spec into a
+python-statemachine ``StateChart``; the engine reads only the spec, never a kind's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .errors import BadInput
+
+CATEGORIES = ("ability", "skill", "attack", "speed_roll")
+USABLE = ("battle", "own_main_phase", "battle_start", "continuous")
+PRICES = ("act", "pay_cost", "discard_self", "march", "consume_condition", "none")
+PAID_AT = ("declare", "resolve")
+FREQUENCIES = (
+    "once_while_unacted",
+    "unlimited",
+    "once_per_battle",
+    "once_while_unmarched",
+    "automatic",
+)
+TARGETS = ("battle", "field", "none")
+FIZZLE_REASONS = (
+    "acted",
+    "destroyed",
+    "off_field",
+    "condition_unmet",
+    "target_gone",
+    "partner_left",
+)
+CLAUSE_SLOTS = (
+    "usable",
+    "price",
+    "frequency",
+    "targets",
+    "declare",
+    "window",
+    "recheck",
+    "resolve",
+)
+
+#: How each vocabulary word reads in a diagram or a message: (Japanese, English).
+WORDS: dict[str, tuple[str, str]] = {
+    "act": ("行動完了にする", "unit becomes 行動完了"),
+    "pay_cost": ("代償を消費", "pay the 代償"),
+    "discard_self": ("ユニットを破棄", "discard the unit"),
+    "march": ("進軍完了にする", "unit becomes 進軍完了"),
+    "consume_condition": ("条件のスキルを使用", "consume the condition's skills"),
+    "none": ("なし", "nothing"),
+    "once_while_unacted": ("行動未完了の間に1度", "once while 行動未完了"),
+    "unlimited": ("何回でも", "any number of times"),
+    "once_per_battle": ("戦闘中に1度", "once per battle"),
+    "once_while_unmarched": ("進軍未完了の間に1度", "once while 進軍未完了"),
+    "automatic": ("自動", "automatically"),
+    "battle": ("戦闘中のみ", "battle participants only"),
+    "field": ("場の全て", "anything on the field"),
+    "acted": ("ユニットが行動完了", "unit already 行動完了"),
+    "destroyed": ("ユニットが撃破/破棄", "unit 撃破/破棄"),
+    "off_field": ("ユニットが場に不在", "unit no longer on the field"),
+    "condition_unmet": ("条件を満たせない", "condition can no longer be met"),
+    "target_gone": ("対象が不在", "target no longer in the battle"),
+    "partner_left": ("同調相手が不在", "【同調】 partner left the party"),
+}
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """One procedure, in the terms of the rules page."""
+
+    key: str
+    ja: str
+    en: str
+    category: str  # what a counter sees: ability / skill / attack / speed_roll
+    usable: str  # when it may be used
+    price: str  # what using it costs
+    price_paid: str  # at declaration or at resolution
+    frequency: str  # how often it may be declared
+    targets: str  # battle participants only, or anything on the field
+    counter_window: bool  # False: no [反撃] window (MAR-3)
+    counterable: bool = True  # False: may not be answered even if it had a window (AUTO-3)
+    fizzle_if: tuple[str, ...] = ()
+    clauses: tuple[tuple[str, str], ...] = ()  # (step, clause ID): which clause each step follows
+    sync: bool = False  # wrapped in 【同調】 (SYNC-1, SYNC-2)
+
+    @property
+    def label(self) -> str:
+        return f"【同調】【{self.ja}】" if self.sync else f"【{self.ja}】"
+
+    def clause(self, slot: str) -> str:
+        return dict(self.clauses).get(slot, "AB-1")
+
+    def with_sync(self) -> KindSpec:
+        """SYNC-2: the same kind, plus the partner check at declaration and recheck."""
+        if self.sync:
+            return self
+        return replace(self, key=f"sync_{self.key}", sync=True, fizzle_if=(*self.fizzle_if, "partner_left"))
+
+
+def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: str) -> str:
+    value = data.get(key)
+    if value not in allowed:
+        raise BadInput(f"{key} = {value!r} is not one of: {', '.join(allowed)}", f"{where}.{key}")
+    return str(value)
+
+
+def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
+    """Validate one ``[kind.NAME]`` table; errors name the file and the key."""
+    known = {
+        "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
+        "counter_window", "counterable", "fizzle_if", "clauses",
+    }  # fmt: skip
+    for extra in sorted(set(data) - known):
+        raise BadInput(f"unknown setting {extra!r}; known: {', '.join(sorted(known))}", f"{where}.{extra}")
+    for text_key in ("ja", "en"):
+        if not isinstance(data.get(text_key), str) or not data[text_key]:
+            raise BadInput(f"{text_key} must be a non-empty string (the kind's name)", f"{where}.{text_key}")
+    for flag in ("counter_window", "counterable"):
+        if flag in data and not isinstance(data[flag], bool):
+            raise BadInput(f"{flag} must be true or false", f"{where}.{flag}")
+    if "counter_window" not in data:
+        raise BadInput("counter_window must be given (true or false)", f"{where}.counter_window")
+    fizzle = data.get("fizzle_if", [])
+    if not isinstance(fizzle, list):
+        raise BadInput("fizzle_if must be a list", f"{where}.fizzle_if")
+    for reason in fizzle:
+        if reason not in FIZZLE_REASONS:
+            raise BadInput(
+                f"{reason!r} is not a recheck condition; use: {', '.join(FIZZLE_REASONS)}",
+                f"{where}.fizzle_if",
+            )
+    clauses = data.get("clauses", {})
+    if not isinstance(clauses, Mapping):
+        raise BadInput("clauses must be a table of step = clause ID", f"{where}.clauses")
+    for slot in clauses:
+        if slot not in CLAUSE_SLOTS:
+            raise BadInput(f"unknown step {slot!r}; use: {', '.join(CLAUSE_SLOTS)}", f"{where}.clauses")
+    return KindSpec(
+        key=key,
+        ja=data["ja"],
+        en=data["en"],
+        category=_choice(data, "category", CATEGORIES, where),
+        usable=_choice(data, "usable", USABLE, where),
+        price=_choice(data, "price", PRICES, where),
+        price_paid=_choice(data, "price_paid", PAID_AT, where),
+        frequency=_choice(data, "frequency", FREQUENCIES, where),
+        targets=_choice(data, "targets", TARGETS, where),
+        counter_window=bool(data["counter_window"]),
+        counterable=bool(data.get("counterable", True)),
+        fizzle_if=tuple(fizzle),
+        clauses=tuple(sorted(clauses.items())),
+    )

@@ -1,0 +1,232 @@
+"""The table: players, units, cards, geo, the battle and the chain, as plain data.
+
+Everything the rules can change lives here and nowhere else, so a snapshot of a
+:class:`Table` is a complete save of the game (undo, exploring), and its :meth:`Table.key`
+is a compact fingerprint for the explorer's visited set.  The state machines keep their
+current state in these objects too (``ChainItem.state``, ``Table.chain_state``,
+``Table.flow_state``).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .skills import Condition, Pool, SkillPool, fmt
+
+#: Effect operations a card or ability may have, applied to its target on resolution.
+EFFECT_OPS = {
+    "destroy": "target unit is destroyed (撃破)",
+    "discard": "target unit is discarded (破棄)",
+    "exhaust": "target unit becomes 行動完了",
+    "bounce": "target unit returns to its owner's hand (leaves the field)",
+    "strip": "target unit loses one skill of the given symbol for this battle",
+    "grant": "target unit gains one skill of the given symbol for this battle",
+    "leave_party": "target unit leaves its party",
+    "speed": "target player's speed total changes by the given amount",
+    "reroll": "the speed dice are rolled again",
+    "nothing": "no effect on the table (the card's text is outside this rules page)",
+}
+
+
+@dataclass(frozen=True)
+class Effect:
+    op: str
+    arg: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.op} {self.arg}".strip()
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A unit's special ability (AB-1): its kind, timings and what it does."""
+
+    name: str
+    kind: str  # a kind key: action, cost, auto, self_destruct, march, or a designer's
+    timings: tuple[str, ...] = ()
+    cost: tuple[tuple[str, int], ...] = ()  # 代償 paid in skills (COST-3)
+    effect: tuple[Effect, ...] = ()
+    dice: bool = False  # rolls a die right after declaration (ACT-4, COST-3, SD-4)
+    min_roll: int = 0  # the effect happens only on a roll of at least this
+    target: str = "unit"  # unit | player | none
+    sync: str | None = None  # 【同調】: name a same-party partner must contain (SYNC-1)
+    battle_only: bool = False  # 【自動】 marked [戦闘] (AUTO-2); without it, AUTO-4
+
+    @property
+    def cost_pool(self) -> Pool:
+        return Counter(dict(self.cost))
+
+
+@dataclass
+class Unit:
+    id: str
+    name: str  # the card name, which 名称：X conditions look into (NAME-1)
+    owner: str
+    level: int = 1
+    speed: int = 0
+    skills: SkillPool = field(default_factory=SkillPool)
+    abilities: tuple[Ability, ...] = ()
+    zone: str = "field"  # hand | field | graveyard
+    geo: str | None = None
+    party: str | None = None
+    acted: bool = False  # 行動完了
+    marched: bool = False  # 進軍完了
+    destroyed: bool = False  # 撃破
+    discarded: bool = False  # 破棄
+    quick_summon: bool = False  # may be quick-summoned (FLOW-QS)
+    declared: set[str] = field(default_factory=set)  # abilities declared (ACT-2, SD-2)
+
+    @property
+    def on_field(self) -> bool:
+        return self.zone == "field"
+
+    def state_words(self) -> str:
+        words = [
+            "行動完了" if self.acted else "行動未完了",
+            "進軍完了" if self.marched else "進軍未完了",
+        ]
+        if self.destroyed:
+            words.append("撃破")
+        if self.discarded:
+            words.append("破棄")
+        if not self.on_field:
+            words.append(f"in {self.zone}")
+        return " ".join(words)
+
+
+@dataclass
+class Card:
+    """A skill card (スキルカード) or an equip card (イクイップカード)."""
+
+    id: str
+    name: str
+    owner: str
+    type: str = "skill"  # skill | equip
+    condition: Condition = field(default_factory=Condition)
+    timings: tuple[str, ...] = ()
+    effect: tuple[Effect, ...] = ()
+    dice: bool = False
+    min_roll: int = 0
+    target: str = "unit"
+    quick_summon: bool = False  # "declare at quick-summon timing" (QS-1)
+    zone: str = "hand"  # hand | revealed | chain | equipped | graveyard
+    equipped_to: str | None = None  # EQ-1: the unit whose skills it holds
+
+
+@dataclass
+class Geo:
+    name: str
+    holder: str | None = None
+    limit: int = 99  # リミット: total level a side may have here (FLOW-QS)
+
+
+@dataclass
+class ChainItem:
+    """One declared item waiting on the chain (a chain link)."""
+
+    seq: int  # declaration order
+    kind: str  # KindSpec key (with sync_ prefix for 【同調】)
+    declarer: str  # the player
+    unit: str | None  # the unit that uses it
+    source: str  # ability name, card id, or "attack"/"speed"
+    target: str | None = None
+    answering: int | None = None  # seq of the item it answers
+    dice: int | None = None
+    reserved: tuple[tuple[str, int], ...] = ()  # skill symbols held until resolution (SC-4)
+    paid: tuple[tuple[str, int], ...] = ()  # price already paid (COST-3)
+    state: Any = "idle"  # the procedure machine's state (every item starts idle)
+    during: str = "any"  # any / attack / speed: the timing the item was declared in
+
+
+@dataclass
+class Battle:
+    geo: str
+    advancing: str
+    defending: str
+    participants: list[str] = field(default_factory=list)
+    front: dict[str, str] = field(default_factory=dict)  # player → front unit (隊列)
+    dice: dict[str, int] = field(default_factory=dict)  # player → speed die (FLOW-SPD)
+    speed_mod: dict[str, int] = field(default_factory=dict)  # player → speed modifier
+    first: str | None = None  # 先攻
+    turn: str | None = None  # whose normal timing it is
+    passes: int = 0  # normal timings passed in a row
+
+    def totals(self) -> dict[str, int]:
+        return {p: d + self.speed_mod.get(p, 0) for p, d in self.dice.items()}
+
+
+@dataclass
+class Outcome:
+    """What became of one declared item: resolved or fizzled, and why."""
+
+    seq: int
+    kind: str
+    source: str
+    unit: str | None
+    result: str  # resolved | fizzled
+    clause: str
+    reason: str = ""
+
+
+@dataclass
+class Table:
+    players: tuple[str, str]
+    units: dict[str, Unit] = field(default_factory=dict)
+    cards: dict[str, Card] = field(default_factory=dict)
+    geos: dict[str, Geo] = field(default_factory=dict)
+    active: str = ""  # the player whose turn (main phase) it is
+    battle: Battle | None = None
+    chain: list[ChainItem] = field(default_factory=list)
+    chain_state: Any = None  # the counter-chain machine's state
+    priority: str | None = None  # who may counter now (TIM-CTR-2)
+    passes: int = 0  # passes in a row in the open window
+    flow_state: Any = None  # the battle-flow machine's state
+    seed: int = 0
+    rolls: int = 0  # dice rolled so far: the next roll is a pure function of (seed, rolls)
+    next_seq: int = 1
+    outcomes: list[Outcome] = field(default_factory=list)
+    resolution_order: list[int] = field(default_factory=list)
+    over: bool = False
+
+    def opponent(self, player: str) -> str:
+        a, b = self.players
+        return b if player == a else a
+
+    def roll_die(self) -> int:
+        """A reproducible d6: the n-th roll of a seeded game is always the same."""
+        self.rolls += 1
+        return random.Random(f"{self.seed}:{self.rolls}").randint(1, 6)
+
+    def copy(self) -> Table:
+        return copy.deepcopy(self)
+
+    def key(self) -> tuple[Any, ...]:
+        """A compact, hashable fingerprint of everything the rules can see."""
+        units = tuple(
+            (
+                u.id, u.zone, u.geo, u.party, u.acted, u.marched, u.destroyed, u.discarded,
+                tuple(sorted((+u.skills.consumed).items())), tuple(sorted((+u.skills.granted).items())),
+                tuple(sorted(u.declared)),
+            )
+            for u in self.units.values()
+        )  # fmt: skip
+        cards = tuple((c.id, c.zone, c.equipped_to) for c in self.cards.values())
+        chain = tuple((i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state)) for i in self.chain)
+        b = self.battle
+        battle = (
+            (b.geo, tuple(b.participants), tuple(sorted(b.totals().items())), b.first, b.turn, b.passes,
+             tuple(sorted(b.front.items())))
+            if b else None
+        )  # fmt: skip
+        return (
+            units, cards, chain, battle, self.active, str(self.chain_state), self.priority,
+            self.passes, str(self.flow_state), self.rolls, self.over,
+        )  # fmt: skip
+
+    def describe_unit(self, uid: str) -> str:
+        u = self.units[uid]
+        return f"{u.name} [{u.owner}] {u.state_words()} skills {fmt(u.skills.available())}"

@@ -1,0 +1,178 @@
+"""One python-statemachine ``StateChart`` per procedure, compiled from its :class:`KindSpec`.
+
+Every procedure has the shape the rules page gives the ability kinds::
+
+    idle ─declare→ declared ─open_window→ counter_window ─close_window→ recheck ─resolve→ resolved
+                             └─skip_window (no window, MAR-3) ─────────→ recheck ─fizzle→ fizzled
+
+* ``declare`` pays the price when the spec says it is paid at declaration (COST-3), or
+  reserves a skill card's condition (SC-4);
+* the dice, if any, are rolled on the way into the counter window (ACT-4, COST-3, SD-4);
+* ``resolve`` is guarded by every recheck condition of the spec; each condition also has
+  its own ``fizzle`` edge, so a diagram shows *why* an item fizzles (ACT-6, COST-5, SD-6,
+  SC-6, SYNC-1);
+* on resolution the price is paid if it is paid then (ACT-7, SD-7), and the effect happens.
+
+The machine keeps no state of its own: its model is a :class:`Slot` that points at the
+chain item being stepped, so one machine per procedure serves every item, and a snapshot
+of the table is a snapshot of every machine.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from statemachine import State, StateChart
+from statemachine.factory import StateMachineMetaclass
+
+from .kinds import WORDS, KindSpec
+from .model import ChainItem
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+#: Guard names, by the recheck condition they check.  The guard is *true* when the item may
+#: still resolve.
+GUARDS: dict[str, str] = {
+    "acted": "unit_not_acted",
+    "destroyed": "unit_not_destroyed",
+    "off_field": "unit_on_field",
+    "condition_unmet": "condition_still_met",
+    "target_gone": "target_still_there",
+    "partner_left": "partner_in_party",
+}
+
+#: What each guard and action means, for diagrams: (Japanese, English, clause slot).
+MEANINGS: dict[str, tuple[str, str, str]] = {
+    "unit_not_acted": ("ユニットが行動未完了", "unit still 行動未完了", "recheck"),
+    "unit_not_destroyed": ("ユニットが撃破/破棄されていない", "unit not 撃破/破棄", "recheck"),
+    "unit_on_field": ("ユニットが場に存在", "unit still on the field", "recheck"),
+    "condition_still_met": ("条件を満たせる", "condition can still be met", "recheck"),
+    "target_still_there": ("対象が戦闘中", "target still in the battle", "recheck"),
+    "partner_in_party": (
+        "同調相手が同じパーティー",
+        "【同調】 partner in the same party",
+        "recheck",
+    ),
+    "pay_price": ("代価を支払う", "pay the price", "price"),
+    "reserve_condition": ("条件のスキルを確保", "hold the condition's skills", "declare"),
+    "roll_dice": ("ダイスを振る", "roll the dice", "declare"),
+    "apply_effect": ("効果が発動", "the effect happens", "resolve"),
+    "release": ("確保を解除", "release what was held", "recheck"),
+}
+
+
+class Slot:
+    """The model of a procedure machine: whichever chain item is being stepped."""
+
+    __slots__ = ("item",)
+
+    def __init__(self, item: ChainItem) -> None:
+        self.item = item
+
+    @property
+    def state(self) -> Any:
+        return self.item.state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self.item.state = value
+
+
+class Procedure(StateChart):  # type: ignore[misc]
+    """Base of every compiled procedure.  Illegal events raise, callback errors propagate."""
+
+    allow_event_without_transition = False  # an event with no transition is a bug: raise
+    catch_errors_as_events = False  # a failing action must not half-complete a transition
+    spec: KindSpec
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        super().__init__(model=Slot(ChainItem(0, self.spec.key, "", None, "")))
+
+    def step(self, item: ChainItem, event: str) -> None:
+        self.model.item = item
+        self.send(event)
+
+    # --- actions (the game does the work; the machine says when) -----------------
+    def pay_price(self) -> None:
+        self.game._pay_price(self.model.item, self.spec)
+
+    def reserve_condition(self) -> None:
+        self.game._reserve(self.model.item)
+
+    def roll_dice(self) -> None:
+        self.game._roll_dice(self.model.item)
+
+    def apply_effect(self) -> None:
+        self.game._apply_effect(self.model.item, self.spec)
+
+    def release(self) -> None:
+        self.game._release(self.model.item, self.spec)
+
+    # --- guards: true while the item may still resolve ---------------------------
+    def unit_not_acted(self) -> bool:
+        return "acted" not in self.game._fizzle_reasons(self.model.item, ("acted",))
+
+    def unit_not_destroyed(self) -> bool:
+        return not self.game._fizzle_reasons(self.model.item, ("destroyed",))
+
+    def unit_on_field(self) -> bool:
+        return not self.game._fizzle_reasons(self.model.item, ("off_field",))
+
+    def condition_still_met(self) -> bool:
+        return not self.game._fizzle_reasons(self.model.item, ("condition_unmet",))
+
+    def target_still_there(self) -> bool:
+        return not self.game._fizzle_reasons(self.model.item, ("target_gone",))
+
+    def partner_in_party(self) -> bool:
+        return not self.game._fizzle_reasons(self.model.item, ("partner_left",))
+
+
+def _state(ja: str, en: str, **kw: Any) -> State:
+    return State(f"{ja} / {en}", **kw)
+
+
+@cache
+def procedure_class(spec: KindSpec) -> type[Procedure]:
+    """Compile a spec into its StateChart class (cached: one class per spec)."""
+    guards = [GUARDS[r] for r in spec.fizzle_if]
+    idle = _state("待機", "idle", initial=True)
+    declared = _state("宣言", "declared")
+    recheck = _state("再確認", "recheck")
+    resolved = _state("発動", "resolved", final=True)
+    attrs: dict[str, Any] = {
+        "spec": spec,
+        "__doc__": f"{spec.label} {spec.en}: price {WORDS[spec.price][1]}, paid at {spec.price_paid}.",
+        "idle": idle,
+        "declared": declared,
+        "recheck": recheck,
+        "resolved": resolved,
+    }
+    on_declare = []
+    if spec.price_paid == "declare" and spec.price != "none":
+        on_declare.append("pay_price")
+    if spec.price == "consume_condition":
+        on_declare.append("reserve_condition")
+    attrs["declare"] = idle.to(declared, on=on_declare or None)
+    if spec.counter_window:
+        window = _state("反撃受付", "counter window")
+        attrs["counter_window"] = window
+        attrs["open_window"] = declared.to(window, on="roll_dice")
+        attrs["close_window"] = window.to(recheck)
+    else:
+        attrs["skip_window"] = declared.to(recheck, on="roll_dice")
+    on_resolve = ["pay_price"] if spec.price_paid == "resolve" and spec.price != "none" else []
+    on_resolve.append("apply_effect")
+    attrs["resolve"] = recheck.to(resolved, cond=guards or None, on=on_resolve)
+    if guards:
+        fizzled = _state("不発", "fizzled", final=True)
+        attrs["fizzled"] = fizzled
+        fizzle = recheck.to(fizzled, unless=guards[0], on="release")
+        for guard in guards[1:]:
+            fizzle |= recheck.to(fizzled, unless=guard, on="release")
+        attrs["fizzle"] = fizzle
+    name = "".join(part.capitalize() for part in spec.key.split("_")) + "Procedure"
+    return StateMachineMetaclass(name, (Procedure,), attrs)  # type: ignore[no-any-return]

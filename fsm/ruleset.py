@@ -1,0 +1,140 @@
+"""The rules in force: kinds, timings and rule variants, loaded from data files.
+
+The built-in kinds and timings are ``fsm/data/kinds.toml`` and ``fsm/data/timings.toml``.
+A designer's file (TOML or YAML) may add ``[kind.NAME]`` and ``[timing.NAME]`` tables of
+the same form, and ``[variant.NAME]`` presets that bundle rule-variant settings::
+
+    [variant.open_chain]
+    doc = "Counters may be declared between two resolutions."
+    set = { counters_between_resolutions = true }
+
+Everything is validated on load; an error names the file, the key and what is wrong.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .catalogue import CLAUSES
+from .errors import BadInput
+from .kinds import KindSpec, kind_from_data
+from .timing import TimingSpec, timing_from_data
+from .variants import Variants
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    doc: str
+    settings: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    kinds: Mapping[str, KindSpec]
+    timings: Mapping[str, TimingSpec]
+    presets: Mapping[str, Preset] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+
+    def kind(self, key: str, sync: bool = False) -> KindSpec:
+        spec = self.kinds[key]
+        return spec.with_sync() if sync else spec
+
+    def variants(self, names: Iterable[str] = (), **settings: Any) -> Variants:
+        """Variants from preset names and/or ``name=value`` settings."""
+        merged: dict[str, Any] = {}
+        for name in names:
+            if name not in self.presets:
+                raise BadInput(f"unknown rule variant preset {name!r}; known: {', '.join(self.presets) or 'none'}")
+            merged.update(self.presets[name].settings)
+        merged.update(settings)
+        return Variants(merged)
+
+    def extend(self, path: str | Path) -> Ruleset:
+        """This ruleset plus a designer's data file."""
+        data = read_data(Path(path))
+        return _merge(self, data, str(path))
+
+
+def read_data(path: Path) -> dict[str, Any]:
+    """Read a TOML or YAML file; syntax errors become :class:`BadInput` with the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise BadInput(f"cannot read the file: {err.strerror}", str(path)) from None
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text) or {}
+    except tomllib.TOMLDecodeError as err:
+        raise BadInput(f"not valid TOML: {err}", str(path)) from None
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise BadInput(f"not valid YAML: {getattr(err, 'problem', err)}", line) from None
+    if not isinstance(data, dict):
+        raise BadInput("the file must be a table of [kind.*], [timing.*] and [variant.*]", str(path))
+    return data
+
+
+def _check_clause(value: str, where: str) -> None:
+    if value not in CLAUSES:
+        raise BadInput(f"{value!r} is not a clause ID of the catalogue (see `fsm rules`)", where)
+
+
+def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
+    kinds = dict(base.kinds)
+    timings = dict(base.timings)
+    presets = dict(base.presets)
+    for section in sorted(set(data) - {"kind", "timing", "variant"}):
+        raise BadInput(f"unknown section {section!r}; use kind, timing or variant", f"{source}: {section}")
+    for key, table in (data.get("kind") or {}).items():
+        where = f"{source}: kind.{key}"
+        if not isinstance(table, Mapping):
+            raise BadInput("must be a table", where)
+        spec = kind_from_data(key, table, where)
+        for slot, clause in spec.clauses:
+            _check_clause(clause, f"{where}.clauses.{slot}")
+        kinds[key] = spec
+    for key, table in (data.get("timing") or {}).items():
+        where = f"{source}: timing.{key}"
+        if not isinstance(table, Mapping):
+            raise BadInput("must be a table", where)
+        spec_t = timing_from_data(key, table, where)
+        _check_clause(spec_t.clause, f"{where}.clause")
+        for cat in spec_t.answers:
+            known = {k.category for k in kinds.values()}
+            if cat not in known:
+                raise BadInput(
+                    f"answers {cat!r}, which no kind is; known: {', '.join(sorted(known))}",
+                    f"{where}.answers",
+                )
+        timings[key] = spec_t
+    for key, table in (data.get("variant") or {}).items():
+        where = f"{source}: variant.{key}"
+        if not isinstance(table, Mapping) or not isinstance(table.get("set"), Mapping):
+            raise BadInput("needs `set = { name = value, ... }`", where)
+        try:
+            Variants(table["set"])
+        except BadInput as err:
+            raise BadInput(err.message, f"{where}.set") from None
+        presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()))
+    return Ruleset(kinds, timings, presets, (*base.sources, source))
+
+
+@cache
+def builtin() -> Ruleset:
+    """The rules of the rules page, as shipped."""
+    empty = Ruleset({}, {})
+    data_dir = resources.files("fsm") / "data"
+    kinds = tomllib.loads((data_dir / "kinds.toml").read_text(encoding="utf-8"))
+    timings = tomllib.loads((data_dir / "timings.toml").read_text(encoding="utf-8"))
+    rules = _merge(empty, kinds, "fsm/data/kinds.toml")
+    rules = _merge(rules, timings, "fsm/data/timings.toml")
+    return Ruleset(rules.kinds, rules.timings, {}, ())

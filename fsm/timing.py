@@ -1,0 +1,185 @@
+"""Timings (タイミング) and where each may be used (TIM-*).
+
+A timing is data (``fsm/data/timings.toml``): either an *action* timing, used on its
+own at certain points ([通常] in the player's own normal timing, [ＭＦ] in the main
+phase), a *counter* timing, used to answer a pending item of certain categories
+([反撃] and its 限定 forms), or *auto* ([戦闘]: takes effect by itself).  A card may carry
+several (TIM-1): ``"通常/反撃/スピード"`` is three timings.
+
+:func:`legality_table` answers, for every timing, combination and point of the game,
+"may it be used here, and as what?" — the single place the engine asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadInput
+
+ROLES = ("action", "counter", "auto")
+ACTION_POINTS = ("own_main", "own_normal")
+DURING = ("any", "attack", "speed")
+
+
+@dataclass(frozen=True)
+class TimingSpec:
+    key: str
+    ja: str
+    en: str
+    role: str
+    clause: str
+    at: tuple[str, ...] = ()  # action timings: the points where it is an action
+    answers: tuple[str, ...] = ()  # counter timings: categories it may answer
+    during: str = "any"  # counter timings: any / attack / speed
+    short: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"[{self.ja}]"
+
+
+def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpec:
+    """Validate one ``[timing.NAME]`` table; errors name the file and the key."""
+    known = {"ja", "en", "role", "at", "answers", "during", "clause", "short"}
+    for extra in sorted(set(data) - known):
+        raise BadInput(f"unknown setting {extra!r}; known: {', '.join(sorted(known))}", f"{where}.{extra}")
+    for text_key in ("ja", "en", "clause"):
+        if not isinstance(data.get(text_key), str) or not data[text_key]:
+            raise BadInput(f"{text_key} must be a non-empty string", f"{where}.{text_key}")
+    role = data.get("role")
+    if role not in ROLES:
+        raise BadInput(f"role = {role!r} is not one of: {', '.join(ROLES)}", f"{where}.role")
+    at = tuple(data.get("at", ()))
+    for point in at:
+        if point not in ACTION_POINTS:
+            raise BadInput(f"{point!r} is not a point; use: {', '.join(ACTION_POINTS)}", f"{where}.at")
+    if role == "action" and not at:
+        raise BadInput("an action timing needs `at` (own_main or own_normal)", f"{where}.at")
+    answers = tuple(data.get("answers", ()))
+    if role == "counter" and not answers:
+        raise BadInput("a counter timing needs `answers` (what it may answer)", f"{where}.answers")
+    during = data.get("during", "any")
+    if during not in DURING:
+        raise BadInput(f"during = {during!r} is not one of: {', '.join(DURING)}", f"{where}.during")
+    return TimingSpec(
+        key=key,
+        ja=data["ja"],
+        en=data["en"],
+        role=role,
+        clause=data["clause"],
+        at=at,
+        answers=answers,
+        during=during,
+        short=data.get("short", ""),
+    )
+
+
+def parse_timings(text: str | Sequence[str], timings: Mapping[str, TimingSpec], where: str = "") -> tuple[str, ...]:
+    """``"通常/反撃"`` or ``["normal", "counter"]`` → timing keys (TIM-1, TIM-NC, TIM-NCS)."""
+    parts = [p for p in (text.strip("[]").split("/") if isinstance(text, str) else text) if p]
+    if not parts:
+        raise BadInput("a card needs at least one timing, e.g. 通常 or 反撃", where)
+    by_name: dict[str, str] = {}
+    for spec in timings.values():
+        for name in (spec.key, spec.ja, spec.short, spec.en):
+            if name:
+                by_name[name.strip()] = spec.key
+    keys = []
+    for part in parts:
+        key = by_name.get(str(part).strip().strip("[]"))
+        if key is None:
+            known = " ".join(s.label for s in timings.values())
+            raise BadInput(f"unknown timing {part!r}; known timings: {known}", where)
+        keys.append(key)
+    return tuple(dict.fromkeys(keys))
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point of the game where something might be used.
+
+    ``action`` is set where a player may act on its own (own_main / own_normal);
+    ``answering`` is the category of the pending item when a counter window is open,
+    and ``during`` says whether that window lies inside an attack or the speed timing.
+    """
+
+    name: str
+    action: str | None = None
+    answering: str | None = None
+    during: str = "any"
+
+
+def use_as(timing_keys: Iterable[str], point: Point, timings: Mapping[str, TimingSpec]) -> tuple[str, str] | None:
+    """How a card with these timings may be used at ``point``: (role, clause), or None."""
+    for key in timing_keys:
+        spec = timings[key]
+        if spec.role == "action" and point.action is not None and point.action in spec.at:
+            return ("action", spec.clause)
+        if (
+            spec.role == "counter"
+            and point.answering is not None
+            and point.answering in spec.answers
+            and (spec.during == "any" or spec.during == point.during)
+        ):
+            return ("counter", spec.clause)
+    return None
+
+
+def refusal_clause(timing_keys: Iterable[str], point: Point, timings: Mapping[str, TimingSpec]) -> str:
+    """The clause that forbids these timings here (the most specific counter rule first)."""
+    keys = list(timing_keys)
+    if point.answering is not None:
+        for key in keys:
+            spec = timings[key]
+            if spec.role == "counter":
+                return spec.clause
+        return "TIM-CTR-1"
+    for key in keys:
+        if timings[key].role == "action":
+            return timings[key].clause
+    return timings[keys[0]].clause if keys else "TIM-1"
+
+
+#: Every point the legality table covers, in game order.
+POINTS: tuple[Point, ...] = (
+    Point("own main phase", action="own_main"),
+    Point("opponent's main phase"),
+    Point("quick-summon timing"),
+    Point("formation"),
+    Point("speed: answering the dice result", answering="speed_roll", during="speed"),
+    Point("speed: answering an ability", answering="ability", during="speed"),
+    Point("speed: answering a skill", answering="skill", during="speed"),
+    Point("own normal timing", action="own_normal"),
+    Point("opponent's normal timing"),
+    Point("answering an ability", answering="ability"),
+    Point("answering a skill", answering="skill"),
+    Point("attack timing: answering the attack", answering="attack", during="attack"),
+    Point("attack timing: answering an ability", answering="ability", during="attack"),
+    Point("attack timing: answering a skill", answering="skill", during="attack"),
+    Point("battle start"),
+    Point("battle end"),
+)
+
+
+def legality_table(
+    timings: Mapping[str, TimingSpec], combos: Iterable[str] = ("通常/反撃", "通常/反撃/スピード")
+) -> list[dict[str, str]]:
+    """One row per timing and per combination: the use allowed at every point.
+
+    A cell reads ``action (TIM-NORMAL)``, ``counter (TIM-SKL)``, ``auto (TIM-BTL)`` or ``—``.
+    """
+    rows: list[tuple[str, tuple[str, ...]]] = [(s.label, (s.key,)) for s in timings.values()]
+    rows += [(f"[{c}]", parse_timings(c, timings)) for c in combos]
+    table = []
+    for label, keys in rows:
+        row = {"timing": label}
+        for point in POINTS:
+            if any(timings[k].role == "auto" for k in keys) and point.name == "battle start":
+                row[point.name] = f"auto ({timings[keys[0]].clause})"
+                continue
+            use = use_as(keys, point, timings)
+            row[point.name] = f"{use[0]} ({use[1]})" if use else "—"
+        table.append(row)
+    return table

@@ -1,0 +1,164 @@
+"""Named rule variants: every point the rules leave open, with its documented default.
+
+Where the rules page is silent or ambiguous (clauses marked *(variant)* or *assumed* in
+the catalogue), the engine does not guess: it reads a named setting here.  A designer
+switches one with ``Variants(counters_between_resolutions=True)``, in a scenario file
+(``variants:``), on the command line (``--variant NAME=VALUE``) or in a data file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadInput
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    name: str
+    clause: str
+    default: Any
+    choices: tuple[Any, ...]
+    doc: str
+
+
+SPECS: tuple[VariantSpec, ...] = (
+    VariantSpec(
+        "fizzled_action_uses_chance",
+        "ACT-2",
+        True,
+        (True, False),
+        "A 【行動】 that fizzled still used up its one declaration while 行動未完了.",
+    ),
+    VariantSpec(
+        "refund_cost_on_fizzle",
+        "COST-5",
+        False,
+        (True, False),
+        "A fizzled 【代償】 gives its paid 代償 back.",
+    ),
+    VariantSpec(
+        "counters_between_resolutions",
+        "TIM-CTR-3",
+        False,
+        (True, False),
+        "After each resolution the counter window opens again before the next item resolves "
+        "(default: the whole chain is built first, then resolved last-in-first-out).",
+    ),
+    VariantSpec(
+        "formation_order",
+        "FLOW-FORM",
+        "advancing_first",
+        ("advancing_first", "defending_first"),
+        "Which side sets its formation (隊列変更) first.",
+    ),
+    VariantSpec(
+        "speed_tie",
+        "FLOW-SPD",
+        "reroll",
+        ("reroll", "advancing_first", "defending_first"),
+        "What a tied speed roll means: roll again, or a fixed side goes first.",
+    ),
+    VariantSpec(
+        "speed_window_first",
+        "FLOW-SPD",
+        "behind",
+        ("behind", "defending"),
+        "Who is asked first whether to answer the speed dice result: the player behind on the "
+        "roll, or the defending side.",
+    ),
+    VariantSpec(
+        "normal_action_acts",
+        "FLOW-NORMAL",
+        True,
+        (True, False),
+        "An attack or a [通常] skill card in a normal timing makes its unit 行動完了 at "
+        "declaration, as a 【行動】 does at resolution.",
+    ),
+    VariantSpec(
+        "attack_outcome",
+        "FLOW-ATK",
+        "destroy_target",
+        ("destroy_target", "none"),
+        "What a resolved attack does (damage lies outside this rules page): destroy (撃破) "
+        "the attacked unit, or nothing.",
+    ),
+    VariantSpec(
+        "battle_ends_on_double_pass",
+        "FLOW-END",
+        True,
+        (True, False),
+        "Two normal timings passed in a row end the battle even if some unit could still act.",
+    ),
+    VariantSpec(
+        "reset_acted_at_battle_end",
+        "FLOW-CLEANUP",
+        True,
+        (True, False),
+        "Units return to 行動未完了 when the battle ends.",
+    ),
+    VariantSpec(
+        "advance_marches",
+        "FLOW-ADV",
+        True,
+        (True, False),
+        "A unit that advances (進軍) becomes 進軍完了.",
+    ),
+)
+BY_NAME: dict[str, VariantSpec] = {s.name: s for s in SPECS}
+
+
+class Variants(Mapping[str, Any]):
+    """An immutable set of variant values; unknown names and values are refused."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
+        merged = {s.name: s.default for s in SPECS}
+        for name, value in {**(values or {}), **kwargs}.items():
+            spec = BY_NAME.get(name)
+            if spec is None:
+                raise BadInput(f"unknown rule variant {name!r}; known: {', '.join(BY_NAME)}")
+            if value not in spec.choices:
+                choices = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in spec.choices)
+                raise BadInput(f"rule variant {name} cannot be {value!r}; choose one of: {choices}")
+            merged[name] = value
+        self._values = merged
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted((k, str(v)) for k, v in self._values.items())))
+
+    def changed(self) -> dict[str, Any]:
+        """Only the settings that differ from the defaults."""
+        return {k: v for k, v in self._values.items() if v != BY_NAME[k].default}
+
+    def __repr__(self) -> str:
+        return f"Variants({self.changed()!r})"
+
+
+def parse_assignment(text: str) -> tuple[str, Any]:
+    """``"counters_between_resolutions=true"`` → (name, True); a bare name means true."""
+    name, _, raw = text.partition("=")
+    name = name.strip()
+    value: Any = True if not raw else raw.strip()
+    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
+        value = value.lower() in ("true", "yes")
+    Variants({name: value})  # validate now, with the variant's own message
+    return name, value

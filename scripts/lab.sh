@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Install everything, then open the teaching notebooks in JupyterLab.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/setup.sh lab
+
+echo "Starting JupyterLab on 127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL printed below."
+exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks "$@"

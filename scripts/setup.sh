@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Install everything this project needs; safe to run again and again.
+#
+#   scripts/setup.sh lab    system packages for the notebooks + .venv
+#   scripts/setup.sh test   the same, plus Chromium for the browser tests
+#
+# System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, and for
+# `test` chromium; python3/python3-venv when no usable Python 3.11+ venv exists.
+# As root they are installed with apt-get; otherwise the exact command is printed.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+mode="${1:-test}"
+case "$mode" in
+  lab | test) ;;
+  *)
+    echo "usage: $0 lab|test" >&2
+    exit 2
+    ;;
+esac
+
+log() { printf '[setup] %s\n' "$*"; }
+
+# --- find a Python >= 3.11 ----------------------------------------------------
+find_python() {
+  local cand
+  for cand in python3 python3.11 python3.12 python3.13; do
+    if command -v "$cand" >/dev/null 2>&1 &&
+      "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      command -v "$cand"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# --- what is missing ----------------------------------------------------------
+missing=()
+
+command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+
+# grep without -q reads all input, so fc-list never gets SIGPIPE under pipefail.
+if ! { command -v fc-list >/dev/null 2>&1 && fc-list 2>/dev/null | grep -i ipaex >/dev/null; }; then
+  missing+=(fonts-ipaexfont-gothic)
+fi
+
+if [[ "$mode" == test ]] && ! [[ -x /usr/bin/chromium ]] && ! command -v chromium >/dev/null 2>&1; then
+  missing+=(chromium)
+fi
+
+PY=""
+if [[ ! -x .venv/bin/python ]]; then
+  if PY="$(find_python)"; then
+    if ! "$PY" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+      if [[ "$(basename "$PY")" == python3 ]]; then
+        missing+=(python3-venv)
+      else
+        missing+=("$(basename "$PY")-venv")
+      fi
+    fi
+  elif command -v apt-get >/dev/null 2>&1 && grep -qs 'bookworm\|trixie\|noble\|jammy' /etc/os-release; then
+    # Debian 12+ ships Python 3.11+ as python3.
+    missing+=(python3 python3-venv)
+  else
+    echo "error: no Python >= 3.11 found (tried python3, python3.11, python3.12, python3.13)." >&2
+    echo "Install Python 3.11 or newer with its venv module, then run this again." >&2
+    exit 1
+  fi
+fi
+
+# --- install system packages ----------------------------------------------------
+if ((${#missing[@]})); then
+  if [[ "$(id -u)" -eq 0 ]]; then
+    log "installing system packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update
+    apt-get install -y --no-install-recommends "${missing[@]}"
+  else
+    echo "error: missing system packages: ${missing[*]}" >&2
+    echo "Run this, then run $0 $mode again:" >&2
+    echo "" >&2
+    echo "    sudo apt-get install -y ${missing[*]}" >&2
+    echo "" >&2
+    exit 1
+  fi
+fi
+
+# --- virtual environment ----------------------------------------------------------
+if [[ ! -x .venv/bin/python ]]; then
+  [[ -n "$PY" ]] || PY="$(find_python)" || {
+    echo "error: no Python >= 3.11 found even after installing packages." >&2
+    exit 1
+  }
+  log "creating .venv with $PY ($("$PY" --version 2>&1))"
+  rm -rf .venv
+  "$PY" -m venv .venv
+fi
+
+# Re-install only when pyproject.toml changed or the package is not importable.
+stamp=.venv/.fsm-setup-stamp
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+have="$(cat "$stamp" 2>/dev/null || true)"
+if [[ "$want" != "$have" ]] || ! .venv/bin/python -I -c '
+import importlib.util as u, sys
+need = ("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "pytest", "playwright")
+sys.exit(any(u.find_spec(m) is None for m in need))' >/dev/null 2>&1; then
+  log "installing the project into .venv (pip install -e '.[test]')"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+  echo "$want" >"$stamp"
+else
+  log ".venv is up to date"
+fi
+
+log "ready ($mode)"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install everything, then run every check: lint, format, and the whole pytest
+# suite (unit, property, scenarios, notebooks, browser). Extra arguments go to
+# pytest, e.g. `scripts/test.sh -m "not browser" -x`.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/setup.sh test
+
+if [[ -x /usr/bin/chromium ]]; then
+  export FSM_CHROMIUM=/usr/bin/chromium
+elif command -v chromium >/dev/null 2>&1; then
+  FSM_CHROMIUM="$(command -v chromium)"
+  export FSM_CHROMIUM
+fi
+
+status=0
+
+echo "== ruff check"
+.venv/bin/ruff check . || status=1
+
+echo "== ruff format --check"
+.venv/bin/ruff format --check . || status=1
+
+echo "== pytest"
+.venv/bin/python -m pytest "$@" || status=1
+
+if ((status)); then
+  echo "FAILED: see the output above." >&2
+fi
+exit "$status"

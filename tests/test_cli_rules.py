@@ -1,0 +1,32 @@
+"""`python -m fsm rules` prints the whole catalogue, one clause per line, ID first."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from fsm.catalogue import CLAUSES
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_python_m_fsm_rules() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    out = subprocess.run(
+        [sys.executable, "-m", "fsm", "rules"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+        timeout=60,
+    ).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(CLAUSES)
+    firsts = [line.split()[0] for line in lines]
+    assert firsts == list(CLAUSES)
+    for cid in CLAUSES:
+        assert any(line.startswith(cid + " ") for line in lines), cid
