@@ -553,7 +553,8 @@ class Game:
         """Checks shared by every declared procedure, in the order a rules reader would ask."""
         t = self.table
         # where the game stands: battle or main phase (ACT-1, COST-1, SD-1, MAR-1, SC-1)
-        if spec.usable == "battle":
+        in_battle_use = spec.usable == "battle" or (spec.usable == "by_timing" and not self.flow.at("main_phase"))
+        if in_battle_use:
             if t.battle is None or self.flow.at("main_phase"):
                 return (spec.clause("usable"), f"{spec.label} is used only during a battle")
             if not self._in_battle(u):

@@ -17,7 +17,7 @@ from typing import Any
 from .errors import BadInput
 
 CATEGORIES = ("ability", "skill", "attack", "speed_roll")
-USABLE = ("battle", "own_main_phase", "battle_start", "continuous")
+USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
 PRICES = ("act", "pay_cost", "discard_self", "march", "consume_condition", "none")
 PAID_AT = ("declare", "resolve")
 FREQUENCIES = (
@@ -61,6 +61,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "once_while_unmarched": ("進軍未完了の間に1度", "once while 進軍未完了"),
     "automatic": ("自動", "automatically"),
     "battle": ("戦闘中のみ", "battle participants only"),
+    "own_main_phase": ("自軍メインフェイズ", "in its owner's main phase"),
+    "battle_start": ("戦闘開始時に自動", "by itself at battle start"),
+    "continuous": ("常に発動", "always in effect"),
+    "by_timing": ("タイミング次第", "wherever its timing allows"),
     "field": ("場の全て", "anything on the field"),
     "acted": ("ユニットが行動完了", "unit already 行動完了"),
     "destroyed": ("ユニットが撃破/破棄", "unit 撃破/破棄"),
