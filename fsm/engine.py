@@ -69,6 +69,7 @@ class Game:
         self.variants = variants or Variants()
         self.log: list[LogEntry] = []
         self._procedures: dict[KindSpec, Procedure] = {}
+        self._current_move = ""  # the move being applied, stamped on its log lines
         self.chain = CounterChain(self)
         self.flow = GameFlow(self)
 
@@ -203,11 +204,11 @@ class Game:
         spec = self._spec(item)
         at = len(self.log)
         self._procedure(spec).step(item, event)
-        entry = LogEntry(text, clause, spec.label, (str(item.state),), getattr(self, "_current_move", ""))
+        entry = LogEntry(text, clause, spec.label, (str(item.state),), self._current_move)
         self.log.insert(at, entry)
 
     def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None:
-        self.log.append(LogEntry(text, clause, machine, entered, getattr(self, "_current_move", "")))
+        self.log.append(LogEntry(text, clause, machine, entered, self._current_move))
 
     def _flow(self, event: str, text: str, clause: str) -> None:
         self.flow.send(event)
@@ -239,17 +240,22 @@ class Game:
         return b is not None and unit.id in b.participants and unit.on_field
 
     # ------------------------------------------------------------------ skills
+    def _continuous_effects(self, unit: Unit, op: str) -> list[Effect]:
+        """Effects of 【自動】 without [戦闘]: always in effect, in battle or not (AUTO-4).
+
+        A 【同調】 one works only while its partner is in the same party (SYNC-1).
+        """
+        return [
+            eff
+            for ab in unit.abilities
+            if self.rules.kinds[ab.kind].usable in ("continuous", "battle_start") and not ab.battle_only
+            if ab.sync is None or self._partner(unit, ab.sync)
+            for eff in ab.effect
+            if eff.op == op
+        ]
+
     def _continuous_grants(self, unit: Unit) -> Pool:
-        """【自動】 without [戦闘] grants its skills all the time (AUTO-4)."""
-        out: Pool = Counter()
-        for ab in unit.abilities:
-            if self.rules.kinds[ab.kind].usable == "continuous" or (
-                self.rules.kinds[ab.kind].usable == "battle_start" and not ab.battle_only
-            ):
-                for eff in ab.effect:
-                    if eff.op == "grant":
-                        out[eff.arg] += 1
-        return out
+        return Counter(eff.arg for eff in self._continuous_effects(unit, "grant"))
 
     def available(self, unit: Unit) -> Pool:
         """Skills the unit has now: base + grants − used this battle (SC-2)."""
@@ -341,7 +347,7 @@ class Game:
     # ------------------------------------------------------------------ legality
     def _move_clause(self, m: Move) -> str:
         return {
-            "pass": "TIM-CTR-2" if self.table.priority else "FLOW-NORMAL",
+            "pass": self._pass_clause(),
             "advance": "FLOW-ADV",
             "summon": "FLOW-QS",
             "equip": "EQ-1",
@@ -352,6 +358,14 @@ class Game:
             "use": "SC-4",
             "activate": "AB-1",
         }[m.verb]
+
+    def _pass_clause(self) -> str:
+        if self.table.priority is not None:
+            return "TIM-CTR-2"
+        for state, clause in (("main_phase", "TIM-MF"), ("quick_summon", "FLOW-QS"), ("formation", "FLOW-FORM")):
+            if self.flow.at(state):
+                return clause
+        return "FLOW-NORMAL"
 
     def _problem(self, m: Move) -> Problem | None:
         """None if the move is legal now, else (clause, plain-English reason)."""
@@ -451,6 +465,9 @@ class Game:
             return ("FLOW-FORM", "the formation is set only in the formation step")
         if u.owner != m.player or not self._in_battle(u):
             return ("FLOW-FORM", f"{u.name} is not {m.player}'s unit in this battle")
+        b = self.table.battle
+        if b is not None and b.front.get(m.player) == u.id:
+            return ("FLOW-FORM", f"{u.name} is already at the front")
         return None
 
     def _card(self, cid: str | None) -> Card:
@@ -537,6 +554,8 @@ class Game:
         if u.owner != m.player:
             return ("SC-4", f"{u.name} is not {m.player}'s unit")
         problem = self._use_problem(m, spec, u, card.timings, card.target, None)
+        if problem is None and self.point().action == "own_normal" and self.variants.normal_action_acts and u.acted:
+            problem = ("FLOW-NORMAL", f"{u.name} is already 行動完了 and cannot act in this normal timing")
         if problem is None:
             problem = self._condition_problem(card, u, "SC-4")
         return problem
@@ -1051,9 +1070,14 @@ class Game:
         """[戦闘] autos take effect now, on participants only, and cannot be countered."""
         for u in list(self._participants()):
             for ab in u.abilities:
-                spec = self.rules.kinds[ab.kind]
+                spec = self.rules.kind(ab.kind, sync=ab.sync is not None)
                 if spec.usable == "battle_start" and ab.battle_only:
-                    item = ChainItem(self.table.next_seq, ab.kind, u.owner, u.id, ab.name, None)
+                    if ab.sync and not self._partner(u, ab.sync):
+                        self._note(
+                            f"{ab.name} of {u.name} does not activate: no 【同調】 partner in its party", "SYNC-1"
+                        )
+                        continue
+                    item = ChainItem(self.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
                     self.table.next_seq += 1
                     self._step(
                         item,
@@ -1076,15 +1100,7 @@ class Game:
         for p in t.players:
             front = b.front.get(p) or next((u.id for u in self._participants() if u.owner == p), None)
             unit = t.units[front] if front else None
-            bonus = unit.speed if unit else 0
-            if unit:
-                bonus += sum(
-                    int(e.arg or 0)
-                    for a in unit.abilities
-                    if self.rules.kinds[a.kind].usable in ("continuous", "battle_start") and not a.battle_only
-                    for e in a.effect
-                    if e.op == "speed"
-                )
+            bonus = unit.speed + sum(int(e.arg) for e in self._continuous_effects(unit, "speed")) if unit else 0
             b.speed_mod[p] = bonus
             b.dice[p] = t.roll_die()
         self._note(f"speed dice: {self._speed_text()}", "FLOW-SPD")
