@@ -203,7 +203,11 @@ class Game:
         """Send one event to the item's procedure; its line comes before what its actions log."""
         spec = self._spec(item)
         at = len(self.log)
-        self._procedure(spec).step(item, event)
+        proc = self._procedure(spec)
+        # One machine serves every item of its kind; an earlier item reaching a final state
+        # (resolved / fizzled) stops python-statemachine's engine, so wake it for this item.
+        proc._engine.running = True
+        proc.step(item, event)
         entry = LogEntry(text, clause, spec.label, (str(item.state),), self._current_move)
         self.log.insert(at, entry)
 
