@@ -93,10 +93,6 @@ class Procedure(StateChart):  # type: ignore[misc]
 
     def step(self, item: ChainItem, event: str) -> None:
         self.model.item = item
-        # One machine serves every item of its kind, but entering a final state (resolved,
-        # fizzled) stops a python-statemachine engine: re-arm it, or the next item of the
-        # same kind could never be declared.
-        self._engine.running = True
         self.send(event)
 
     # --- actions (the game does the work; the machine says when) -----------------
