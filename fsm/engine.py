@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .battle import GameFlow
+from .catalogue import CLAUSES
 from .chain import CounterChain
 from .errors import BadInput, RuleViolation
 from .kinds import WORDS, KindSpec
@@ -102,10 +103,9 @@ class Game:
 
     def why_not(self, move: Move | str) -> Verdict:
         try:
-            m = self._as_move(move)
-        except BadInput as err:
+            problem = self._problem(self._as_move(move))
+        except BadInput as err:  # not a move on this table at all: no clause to cite
             return Verdict(False, "", err.message)
-        problem = self._problem(m)
         return Verdict(True) if problem is None else Verdict(False, *problem)
 
     def apply(self, move: Move | str) -> list[LogEntry]:
@@ -163,6 +163,12 @@ class Game:
             raise BadInput(f"starting at {at} needs a battle (advancing, defending, geo)")
         self.table.flow_state = OrderedSet(self.STARTS[at])
         self._note(f"the game starts at: {self._flow_name()}", "FLOW-ZONES")
+        for u in self.table.units.values():
+            for ab in u.abilities:
+                partnered = ab.sync is None or self._partner(u, ab.sync) is not None
+                if u.on_field and ab.effect and self._is_continuous(ab) and partnered:
+                    effects = ", ".join(map(str, ab.effect))
+                    self._note(f"{ab.name} of {u.name} is always in effect ({effects})", "AUTO-4")
         if self.table.battle is not None:
             self._battle_start()
         if at == "speed":
@@ -252,11 +258,14 @@ class Game:
         return [
             eff
             for ab in unit.abilities
-            if self.rules.kinds[ab.kind].usable in ("continuous", "battle_start") and not ab.battle_only
+            if self._is_continuous(ab)
             if ab.sync is None or self._partner(unit, ab.sync)
             for eff in ab.effect
             if eff.op == op
         ]
+
+    def _is_continuous(self, ab: Ability) -> bool:
+        return self.rules.kinds[ab.kind].usable in ("continuous", "battle_start") and not ab.battle_only
 
     def _continuous_grants(self, unit: Unit) -> Pool:
         return Counter(eff.arg for eff in self._continuous_effects(unit, "grant"))
@@ -389,11 +398,8 @@ class Game:
                 self._move_clause(m),
                 f"it is {actor}'s turn to act here ({self._flow_name()}), not {m.player}'s",
             )
-        try:
-            check = getattr(self, f"_check_{m.verb}")
-            return check(m)  # type: ignore[no-any-return]
-        except BadInput as err:
-            return ("FLOW-ZONES", err.message)
+        # an unknown unit, card or ability is a typo, not a rules question: BadInput propagates
+        return getattr(self, f"_check_{m.verb}")(m)  # type: ignore[no-any-return]
 
     def _check_pass(self, m: Move) -> Problem | None:
         return None
@@ -489,14 +495,15 @@ class Game:
             )
         have = self.available(u)
         if not can_pay(have, [cond.needs]):
+            hint = self._sym_hint(cond, have)
             return (
-                "SC-1",
-                f"{u.name} has {fmt(have)}, which cannot pay {card.name}'s condition {cond}"
-                + self._sym_hint(cond, have),
+                "SYM-3" if hint else "SC-1",
+                f"{u.name} has {fmt(have)}, which cannot pay {card.name}'s condition {cond}" + hint,
             )
         if not can_pay(have, [cond.needs, *self.holdings(u)]):
+            pending = [Counter(dict(i.reserved)) for i in self.table.chain if i.unit == u.id and i.reserved]
             return (
-                clause,
+                "EQ-1" if can_pay(have, [cond.needs, *pending]) else clause,  # an equip holds the skills
                 f"{u.name} has {fmt(have)}, already held by {self._holders(u)}, "
                 f"so {card.name} ({cond}) could not be paid at resolution",
             )
@@ -821,7 +828,9 @@ class Game:
         what = f"{m.player} declares {spec.label} {self._item_name(item)}"
         if top:
             what += f", answering #{top.seq} {self._source_name(top)}"
+        at = len(self.log)
         self._step(item, "declare", spec.clause("declare"), what)
+        self.log[at + 1 : at + 1] = self._framing(item, spec, point)
         if spec.key == "skill" and point.action == "own_normal" and self.variants.normal_action_acts:
             u = self._unit(m.unit)
             u.acted = True
@@ -844,6 +853,30 @@ class Game:
             f"{t.priority} may counter first",
             "TIM-CTR-2" if top else spec.clause("window"),
         )
+
+    def _framing(self, item: ChainItem, spec: KindSpec, point: Point) -> list[LogEntry]:
+        """Log lines saying what frames a declaration: the timing it is used under (TIM-*),
+        a card carrying several timings (TIM-1, or the clause naming that combination),
+        a 【同調】 wrapper (SYNC-2) and a card revealed at the quick-summon timing (QS-2)."""
+        card = self.table.cards.get(item.source)
+        unit = self.table.units.get(item.unit or "")
+        ab = next((a for a in unit.abilities if a.name == item.source), None) if unit and not card else None
+        keys = card.timings if card else (ab.timings or self._default_timings(spec)) if ab else ()
+        lines: list[tuple[str, str]] = []
+        use = use_as(keys, point, self.rules.timings) if keys else None
+        if use is not None:
+            label = next(self.rules.timings[k].label for k in keys if self.rules.timings[k].clause == use[1])
+            lines.append((f"used as {'a counter' if use[0] == 'counter' else 'an action'} under {label}", use[1]))
+        if len(keys) > 1:
+            combo = "[" + "/".join(self.rules.timings[k].ja for k in keys) + "]"
+            named = next((c.id for c in CLAUSES.values() if combo in c.ja), "TIM-1")
+            lines.append((f"{combo} carries {len(keys)} timings; any one of them may be used", named))
+        if spec.sync:
+            base = self.rules.kinds[spec.key.removeprefix("sync_")].label
+            lines.append((f"【同調】 wraps {base}: its steps, plus the partner check", "SYNC-2"))
+        if card is not None and card.quick_summon:
+            lines.append((f"{card.name} was revealed at the quick-summon timing; used like any skill card", "QS-2"))
+        return [LogEntry(text, clause, move=self._current_move) for text, clause in lines]
 
     def _item_name(self, item: ChainItem) -> str:
         text = self._source_name(item)
@@ -920,12 +953,20 @@ class Game:
             u.skills.consumed.update(paid)
             item.paid = tuple(paid.items())
             self._note(f"{u.name} pays the 代償 {fmt(paid)}", spec.clause("price"))
+            self._note_stand_in(ab.cost_pool, paid)
         elif spec.price == "consume_condition":
             card = self.table.cards[item.source]
             paid = payment(self.available(u), card.condition.needs)
             u.skills.consumed.update(paid)
             item.reserved = ()
             self._note(f"{u.name} uses {fmt(paid)} for {card.name}; lost for this battle", "SC-2")
+            self._note_stand_in(card.condition.needs, paid)
+
+    def _note_stand_in(self, need: Pool, paid: Pool) -> None:
+        extra = paid.get("全", 0) - need.get("全", 0)
+        if extra > 0:
+            covered = fmt(Counter({s: n - paid.get(s, 0) for s, n in need.items() if n > paid.get(s, 0)}))
+            self._note(f"全×{extra} stands in for {covered}", "SYM-2")
 
     def _reserve(self, item: ChainItem) -> None:
         card = self.table.cards[item.source]
