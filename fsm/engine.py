@@ -108,20 +108,25 @@ class Game:
             return Verdict(False, "", err.message)
         return Verdict(True) if problem is None else Verdict(False, *problem)
 
-    def apply(self, move: Move | str) -> list[LogEntry]:
-        """Play a move. Refused: :class:`RuleViolation`, and nothing changed."""
+    def apply(self, move: Move | str, atomic: bool = True) -> list[LogEntry]:
+        """Play a move. Refused: :class:`RuleViolation`, and nothing changed.
+
+        ``atomic=False`` skips the undo copy of the table: for a caller that already holds
+        its own copy and throws the table away if the move fails (the explorer).
+        """
         m = self._as_move(move)
         problem = self._problem(m)
         if problem is not None:
             raise RuleViolation(*problem)
-        snap = self.snapshot()
+        snap = self.snapshot() if atomic else None
         start = len(self.log)
         try:
             self._current_move = str(m)
             self._note(f"{m}", self._move_clause(m))
             self._do(m)
         except BaseException:
-            self.restore(snap)
+            if snap is not None:
+                self.restore(snap)
             raise
         return self.log[start:]
 
@@ -304,7 +309,7 @@ class Game:
         yield Move("pass", actor)
         own_units = [u for u in t.units.values() if u.owner == actor]
         targets = self._all_targets()
-        if self.flow.at("quick_summon"):
+        if self.flow.at("quick_summon") and t.priority is None:  # an open window takes counters
             for u in own_units:
                 if u.zone == "hand":
                     yield Move("summon", actor, unit=u.id)
@@ -770,6 +775,15 @@ class Game:
 
     def _do_equip(self, m: Move) -> None:
         card, u = self._card(m.card), self._unit(m.unit)
+        spec = self.rules.kinds["equip"]
+        if spec.counter_window and spec.counterable:
+            # a designer's rules: the equip is declared, may be answered, and is rechecked
+            card.zone = "chain"
+            self._declare(m, spec, source=card.id)
+            return
+        self._equip(card, u)  # the rules page: no window, it takes effect at once (EQ-1)
+
+    def _equip(self, card: Card, u: Unit) -> None:
         card.zone, card.equipped_to = "equipped", u.id
         self._note(f"{card.name} is equipped on {u.name} and holds {card.condition} while equipped", "EQ-1")
 
@@ -921,7 +935,7 @@ class Game:
         card = t.cards.get(item.source)
         if card is not None and card.zone == "chain":
             card.zone = "graveyard"
-            self._note(f"{card.name} goes to the graveyard", "SC-6" if reasons else "SC-7")
+            self._note(f"{card.name} goes to the graveyard", spec.clause("recheck" if reasons else "resolve"))
 
     def _after_chain(self) -> None:
         t = self.table
@@ -1039,6 +1053,9 @@ class Game:
                 self._note(f"the attack destroys {target.name} (撃破)", "FLOW-ATK")
             return
         if spec.category == "speed_roll":
+            return
+        if spec.category == "equip":
+            self._equip(t.cards[item.source], self._unit(item.unit))
             return
         effects, min_roll = self._effects_of(item)
         if min_roll and (item.dice or 0) < min_roll:

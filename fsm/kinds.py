@@ -2,7 +2,8 @@
 
 Every procedure that goes declare → counter window → recheck → resolve/fizzle is one
 :class:`KindSpec`: the five ability kinds (【行動】【代償】【自動】【自爆】【進軍】), skill-card
-use, an attack and the speed-determination roll.  The built-in ones live in
+use, an attack, the speed-determination roll and equipping (which, as the rules page
+has it, opens no counter window; a designer's file may give it one).  The built-in ones live in
 ``fsm/data/kinds.toml``; a designer's new kind (say 【休息】) is a few more lines of the
 same TOML, loaded by :mod:`fsm.ruleset`.  :mod:`fsm.procedures` turns a spec into a
 python-statemachine ``StateChart``; the engine reads only the spec, never a kind's name.
@@ -16,7 +17,7 @@ from typing import Any
 
 from .errors import BadInput
 
-CATEGORIES = ("ability", "skill", "attack", "speed_roll")
+CATEGORIES = ("ability", "skill", "attack", "speed_roll", "equip")
 USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
 PRICES = ("act", "pay_cost", "discard_self", "march", "consume_condition", "none")
 PAID_AT = ("declare", "resolve")
@@ -82,7 +83,7 @@ class KindSpec:
     key: str
     ja: str
     en: str
-    category: str  # what a counter sees: ability / skill / attack / speed_roll
+    category: str  # what a counter sees: ability / skill / attack / speed_roll / equip
     usable: str  # when it may be used
     price: str  # what using it costs
     price_paid: str  # at declaration or at resolution
@@ -115,8 +116,28 @@ def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: 
     return str(value)
 
 
+def kind_to_data(spec: KindSpec) -> dict[str, Any]:
+    """The ``[kind.NAME]`` table a spec was read from (so a designer may change one setting)."""
+    return {
+        "ja": spec.ja,
+        "en": spec.en,
+        "category": spec.category,
+        "usable": spec.usable,
+        "price": spec.price,
+        "price_paid": spec.price_paid,
+        "frequency": spec.frequency,
+        "targets": spec.targets,
+        "counter_window": spec.counter_window,
+        "counterable": spec.counterable,
+        "fizzle_if": list(spec.fizzle_if),
+        "clauses": dict(spec.clauses),
+    }
+
+
 def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
     """Validate one ``[kind.NAME]`` table; errors name the file and the key."""
+    if key.startswith("sync_") or not key.replace("_", "").isalnum():
+        raise BadInput("a kind's name is letters, digits and _, and may not start with sync_ (SYNC-2)", where)
     known = {
         "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
         "counter_window", "counterable", "fizzle_if", "clauses",
@@ -140,6 +161,12 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
                 f"{reason!r} is not a recheck condition; use: {', '.join(FIZZLE_REASONS)}",
                 f"{where}.fizzle_if",
             )
+    if "acted" in fizzle and data.get("price") == "act" and data.get("price_paid") == "declare":
+        raise BadInput(
+            "the price makes the unit 行動完了 at declaration, so a recheck for 'acted' would always "
+            "fizzle it; drop 'acted' from fizzle_if or pay the price at resolve",
+            f"{where}.fizzle_if",
+        )
     clauses = data.get("clauses", {})
     if not isinstance(clauses, Mapping):
         raise BadInput("clauses must be a table of step = clause ID", f"{where}.clauses")

@@ -8,7 +8,10 @@ the same form, and ``[variant.NAME]`` presets that bundle rule-variant settings:
     doc = "Counters may be declared between two resolutions."
     set = { counters_between_resolutions = true }
 
+A table for a kind or timing that already exists changes only the settings it gives
+(``[kind.equip] counter_window = true``); a new name must give every setting.
 Everything is validated on load; an error names the file, the key and what is wrong.
+The full format, with worked examples, is ``docs/designer.md``.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ import yaml
 
 from .catalogue import CLAUSES
 from .errors import BadInput
-from .kinds import KindSpec, kind_from_data
-from .timing import TimingSpec, timing_from_data
+from .kinds import KindSpec, kind_from_data, kind_to_data
+from .timing import TimingSpec, timing_from_data, timing_to_data
 from .variants import Variants
 
 
@@ -98,6 +101,11 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
         where = f"{source}: kind.{key}"
         if not isinstance(table, Mapping):
             raise BadInput("must be a table", where)
+        if key in kinds:  # a change to an existing kind: the rest stays as it was
+            old = kind_to_data(kinds[key])
+            table = {**old, **table}
+            if isinstance(table["clauses"], Mapping):
+                table["clauses"] = {**old["clauses"], **table["clauses"]}
         spec = kind_from_data(key, table, where)
         for slot, clause in spec.clauses:
             _check_clause(clause, f"{where}.clauses.{slot}")
@@ -106,8 +114,18 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
         where = f"{source}: timing.{key}"
         if not isinstance(table, Mapping):
             raise BadInput("must be a table", where)
+        if key in timings:  # a change to an existing timing
+            table = {**timing_to_data(timings[key]), **table}
         spec_t = timing_from_data(key, table, where)
         _check_clause(spec_t.clause, f"{where}.clause")
+        for other in timings.values():
+            names = {spec_t.ja, spec_t.short, spec_t.en} - {""}
+            clash = names & {other.ja, other.short, other.en}
+            if other.key != key and clash:
+                raise BadInput(
+                    f"the name {sorted(clash)[0]!r} is already timing.{other.key}'s; cards could not tell them apart",
+                    f"{where}.ja",
+                )
         for cat in spec_t.answers:
             known = {k.category for k in kinds.values()}
             if cat not in known:

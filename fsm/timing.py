@@ -40,6 +40,26 @@ class TimingSpec:
         return f"[{self.ja}]"
 
 
+def timing_to_data(spec: TimingSpec) -> dict[str, Any]:
+    """The ``[timing.NAME]`` table a spec was read from (so a designer may change one setting)."""
+    data: dict[str, Any] = {"ja": spec.ja, "en": spec.en, "role": spec.role, "clause": spec.clause}
+    if spec.at:
+        data["at"] = list(spec.at)
+    if spec.answers:
+        data["answers"] = list(spec.answers)
+        data["during"] = spec.during
+    if spec.short:
+        data["short"] = spec.short
+    return data
+
+
+def _words(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadInput(f'{key} must be a list of words, e.g. {key} = ["..."]', f"{where}.{key}")
+    return tuple(value)
+
+
 def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpec:
     """Validate one ``[timing.NAME]`` table; errors name the file and the key."""
     known = {"ja", "en", "role", "at", "answers", "during", "clause", "short"}
@@ -48,16 +68,23 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     for text_key in ("ja", "en", "clause"):
         if not isinstance(data.get(text_key), str) or not data[text_key]:
             raise BadInput(f"{text_key} must be a non-empty string", f"{where}.{text_key}")
+    if not isinstance(data.get("short", ""), str):
+        raise BadInput("short must be a string (another name cards may use)", f"{where}.short")
     role = data.get("role")
     if role not in ROLES:
         raise BadInput(f"role = {role!r} is not one of: {', '.join(ROLES)}", f"{where}.role")
-    at = tuple(data.get("at", ()))
+    if role != "action" and "at" in data:
+        raise BadInput(f"`at` is for action timings; a {role} timing has none", f"{where}.at")
+    if role != "counter" and ("answers" in data or "during" in data):
+        extra = "answers" if "answers" in data else "during"
+        raise BadInput(f"`{extra}` is for counter timings; a {role} timing has none", f"{where}.{extra}")
+    at = _words(data, "at", where)
     for point in at:
         if point not in ACTION_POINTS:
             raise BadInput(f"{point!r} is not a point; use: {', '.join(ACTION_POINTS)}", f"{where}.at")
     if role == "action" and not at:
         raise BadInput("an action timing needs `at` (own_main or own_normal)", f"{where}.at")
-    answers = tuple(data.get("answers", ()))
+    answers = _words(data, "answers", where)
     if role == "counter" and not answers:
         raise BadInput("a counter timing needs `answers` (what it may answer)", f"{where}.answers")
     during = data.get("during", "any")
@@ -147,6 +174,7 @@ POINTS: tuple[Point, ...] = (
     Point("own main phase", action="own_main"),
     Point("opponent's main phase"),
     Point("quick-summon timing"),
+    Point("quick-summon timing: answering an equip", answering="equip"),
     Point("formation"),
     Point("speed: answering the dice result", answering="speed_roll", during="speed"),
     Point("speed: answering an ability", answering="ability", during="speed"),
