@@ -7,7 +7,9 @@ Every procedure has the shape the rules page gives the ability kinds::
 
 * ``declare`` pays the price when the spec says it is paid at declaration (COST-3), or
   reserves a skill card's condition (SC-4);
-* the dice, if any, are rolled on the way into the counter window (ACT-4, COST-3, SD-4);
+* the dice, if any, are rolled as part of the declaration, after any price paid then and
+  before the counter window opens (ACT-4, COST-3, SD-4), so both players see the result
+  before deciding whether to counter;
 * ``resolve`` is guarded by every recheck condition of the spec; each condition also has
   its own ``fizzle`` edge, so a diagram shows *why* an item fizzles (ACT-6, COST-5, SD-6,
   SC-6, SYNC-1);
@@ -156,14 +158,15 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
         on_declare.append("pay_price")
     if spec.price == "consume_condition":
         on_declare.append("reserve_condition")
-    attrs["declare"] = idle.to(declared, on=on_declare or None)
+    on_declare.append("roll_dice")  # right after declaring, before step 2 (ACT-4, COST-3, SD-4)
+    attrs["declare"] = idle.to(declared, on=on_declare)
     if spec.counter_window:
         window = _state("反撃受付", "counter window")
         attrs["counter_window"] = window
-        attrs["open_window"] = declared.to(window, on="roll_dice")
+        attrs["open_window"] = declared.to(window)
         attrs["close_window"] = window.to(recheck)
     else:
-        attrs["skip_window"] = declared.to(recheck, on="roll_dice")
+        attrs["skip_window"] = declared.to(recheck)
     on_resolve = ["pay_price"] if spec.price_paid == "resolve" and spec.price != "none" else []
     on_resolve.append("apply_effect")
     attrs["resolve"] = recheck.to(resolved, cond=guards or None, on=on_resolve)
