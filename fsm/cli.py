@@ -36,10 +36,144 @@ def _add_rules(sub: _SubParsers) -> None:
     p.set_defaults(func=_cmd_rules)
 
 
+# --- run / moves (scenario files) -------------------------------------------
+
+
+def _overrides(assignments: list[str] | None, command: str) -> dict[str, object] | None:
+    """``--variant NAME=VALUE`` options as a mapping; None (after saying why) if one is bad."""
+    import sys
+
+    from fsm.errors import BadInput
+    from fsm.variants import parse_assignment
+
+    out: dict[str, object] = {}
+    for text in assignments or []:
+        try:
+            name, value = parse_assignment(text)
+        except BadInput as err:
+            print(f"fsm {command}: --variant {text}: {err.message}", file=sys.stderr)
+            return None
+        out[name] = value
+    return out
+
+
+def _scenario_files(paths: list[str]) -> list[str]:
+    """Files as given; a directory stands for the ``*.yaml`` files in it."""
+    from pathlib import Path
+
+    out: list[str] = []
+    for p in paths:
+        path = Path(p)
+        out += sorted(str(f) for f in path.glob("*.yaml")) if path.is_dir() else [p]
+    return out
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from fsm.errors import BadInput
+    from fsm.narrate import json_lines, narrate, verdict
+    from fsm.scenario import play
+
+    overrides = _overrides(args.variant, "run")
+    if overrides is None:
+        return 2
+    counts = {0: 0, 1: 0, 2: 0}
+    for path in _scenario_files(args.files):
+        try:
+            result = play(path, overrides=overrides)
+        except BadInput as err:
+            counts[2] += 1
+            print(f"fsm run: {err}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"type": "error", "file": path, "where": err.where, "message": err.message}))
+            continue
+        counts[0 if result.ok else 1] += 1
+        if args.json:
+            for obj in json_lines(result):
+                print(json.dumps(obj, ensure_ascii=False))
+        else:
+            for line in verdict(result) if args.quiet else narrate(result):
+                print(line)
+    if not args.json and sum(counts.values()) > 1:
+        print(f"{counts[0]} passed, {counts[1]} failed, {counts[2]} malformed")
+    return 2 if counts[2] else 1 if counts[1] else 0
+
+
+def _add_run(sub: _SubParsers) -> None:
+    p = sub.add_parser(
+        "run",
+        help="play scenario files, narrating each step and the clause it follows",
+        description="Play scenario files (docs/scenarios.md) and check their expectations. "
+        "Exit status: 0 every expectation holds, 1 some does not, 2 a file is malformed.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (a directory means its *.yaml)")
+    p.add_argument("--json", action="store_true", help="print JSON lines, one object per step, instead of prose")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only PASS/FAIL and the reasons for failing")
+    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help="override a rule variant (repeatable)")
+    p.set_defaults(func=_cmd_run)
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    import sys
+
+    from fsm.catalogue import CLAUSES
+    from fsm.errors import BadInput
+    from fsm.scenario import play
+
+    overrides = _overrides(args.variant, "moves")
+    if overrides is None:
+        return 2
+    try:
+        result = play(args.file, overrides=overrides, expectations=False)
+    except BadInput as err:
+        print(f"fsm moves: {err}", file=sys.stderr)
+        return 2
+    game = result.game
+    for f in result.failures:  # a move of the file was refused: the game stands just before it
+        print(f"fsm moves: stopped early: {f}", file=sys.stderr)
+    if args.why:
+        v = game.why_not(args.why)
+        if v.legal:
+            print(f"{args.why}: legal here")
+            return 0
+        if not v.clause:
+            print(f"fsm moves: --why {args.why!r}: {v.message}", file=sys.stderr)
+            return 2
+        print(f"{args.why}: not legal here")
+        print(f"  {v.clause} ({CLAUSES[v.clause].title}): {v.message}")
+        return 1
+    t = game.table
+    print(f"{args.file}: at {' / '.join(str(s) for s in game.flow.configuration_values)}")
+    for item in t.chain:
+        print(f"  pending #{item.seq} {item.source} ({item.kind}) declared by {item.declarer}")
+    print(f"  to move: {game.actor() or 'nobody (the game is over)'}")
+    for m in game.legal_moves():
+        print(f"  {m}")
+    return 1 if result.failures else 0
+
+
+def _add_moves(sub: _SubParsers) -> None:
+    p = sub.add_parser(
+        "moves",
+        help="list the legal moves where a scenario ends, or say why a move is (not) legal there",
+        description="Play a scenario's moves (without checking its expectations), then list every "
+        "legal move. With --why, say whether one move is legal and which clause decides. "
+        "Exit status: 0 listed / legal, 1 not legal (or a move of the file was refused), 2 malformed.",
+    )
+    p.add_argument("file", metavar="FILE", help="a scenario file")
+    p.add_argument("--why", metavar="MOVE", help='a move such as "B: pass": is it legal here, and if not why')
+    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help="override a rule variant (repeatable)")
+    p.set_defaults(func=_cmd_moves)
+
+
 # --- registry ---------------------------------------------------------------
 
 _REGISTRARS: list[Callable[[_SubParsers], None]] = [
     _add_rules,
+    _add_run,
+    _add_moves,
 ]
 
 

@@ -4,6 +4,7 @@ A scenario is YAML (see ``docs/scenarios.md`` for the full format)::
 
     title: A 【行動】 fizzles because a counter made its unit act first
     clauses: [ACT-6, ACT-5]
+    notes: 足止め makes 岩の巨人 行動完了 before 岩砕き resolves, so 岩砕き fizzles.
     seed: 1
     players: [A, B]
     geos: {荒野: {holder: B, limit: 10}}
@@ -21,30 +22,33 @@ A scenario is YAML (see ``docs/scenarios.md`` for the full format)::
       - "A: pass"
       - "B: pass"
     expect:
-      outcomes: {岩砕き: fizzled, 足止め: resolved}
+      outcomes: {岩砕き: {result: fizzled, clause: ACT-6}, 足止め: resolved}
       zones: {足止め: graveyard, 水の精: field}
       units: {岩の巨人: {acted: true}}
       order: [足止め, 岩砕き]
 
-Everything malformed is reported as ``FILE:LINE: what is wrong`` (exit code 2 on the
-command line); an expectation that does not hold is a :class:`Failure` (exit code 1).
+Everything malformed is reported as ``FILE:LINE: what is wrong`` (:class:`BadInput`, exit
+code 2 on the command line); an expectation that does not hold, or a move the rules refuse,
+is a :class:`Failure` (exit code 1).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .catalogue import CLAUSES
 from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
 from .model import EFFECT_OPS, Ability, Battle, Card, Effect, Geo, Table, Unit
 from .ruleset import Ruleset, builtin
-from .skills import Condition, SkillPool, fmt, pool, symbol
+from .skills import Condition, Pool, SkillPool, fmt, pool, symbol
 from .timing import parse_timings
 from .variants import Variants
 
@@ -58,6 +62,8 @@ class _Map(dict):  # type: ignore[type-arg]
 
 
 class _Seq(list):  # type: ignore[type-arg]
+    """A list that remembers the line of itself and of each item."""
+
     line: int = 0
     item_lines: list[int]
 
@@ -70,10 +76,13 @@ def _map(loader: _Loader, node: yaml.MappingNode) -> _Map:
     m = _Map()
     m.line = node.start_mark.line + 1
     m.key_lines = {}
+    loader.flatten_mapping(node)  # YAML merge keys (<<: *anchor)
     for k, v in node.value:
         key = loader.construct_object(k, deep=True)
         if not isinstance(key, str | int | float | bool):
             raise BadInput("keys must be plain text", f"line {k.start_mark.line + 1}")
+        if str(key) in m:
+            raise BadInput(f"the key {key!r} is given twice", f"line {k.start_mark.line + 1}")
         m[str(key)] = loader.construct_object(v, deep=True)
         m.key_lines[str(key)] = k.start_mark.line + 1
     return m
@@ -91,10 +100,13 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _seq)
 
 
 def read_yaml(path: Path) -> Any:
+    """Read a YAML file keeping line numbers; unreadable or invalid files are :class:`BadInput`."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise BadInput(f"cannot read the file: {err.strerror}", str(path)) from None
+    except UnicodeDecodeError:
+        raise BadInput("the file is not UTF-8 text", str(path)) from None
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as err:
@@ -106,24 +118,55 @@ def read_yaml(path: Path) -> Any:
 
 
 class _Where:
-    """Builds ``file:line`` locations for error messages."""
+    """Builds ``file:line (key)`` locations for error messages."""
 
     def __init__(self, path: str) -> None:
         self.path = path
 
-    def __call__(self, node: Any, key: str | None = None) -> str:
+    def __call__(self, node: Any, key: str | int | None = None) -> str:
         line = getattr(node, "line", 0)
-        if key is not None and isinstance(node, _Map):
+        if isinstance(key, int) and isinstance(node, _Seq) and key < len(node.item_lines):
+            line = node.item_lines[key]
+        elif isinstance(key, str) and isinstance(node, _Map):
             line = node.key_lines.get(key, line)
-        return f"{self.path}:{line}" + (f" ({key})" if key else "")
+        place = f"{self.path}:{line}" if line else self.path
+        return place + (f" ({key})" if isinstance(key, str) else "")
 
 
-def _table_of(data: Any, where: _Where) -> Mapping[str, Any]:
+def _shown(value: Any) -> str:
+    """How a wrong value is named in a message: its YAML shape, or the value itself."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, Mapping):
+        return "a mapping (key: value lines)"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a yes/no value)"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    return repr(value)
+
+
+def _table_of(data: Any, where: _Where, parent: Any = None, key: str | int | None = None) -> Mapping[str, Any]:
+    """``data`` as a mapping (nothing counts as empty); anything else is :class:`BadInput`."""
     if data is None:
         return _Map()
     if not isinstance(data, Mapping):
-        raise BadInput("expected a mapping (key: value lines)", where(data))
+        at = where(parent, key) if parent is not None else where(data)
+        raise BadInput(f"expected a mapping (key: value lines), got {_shown(data)}", at)
     return data
+
+
+def _list_of(data: Any, where: _Where, parent: Any, key: str, single: bool = False) -> list[Any]:
+    """``data`` as a list; with ``single`` one scalar stands for a list of one."""
+    if data is None:
+        return []
+    if isinstance(data, list):
+        return data
+    if single and not isinstance(data, Mapping):
+        return [data]
+    raise BadInput(f"{key} must be a list, got {_shown(data)}", where(parent, key))
 
 
 def _check_keys(data: Mapping[str, Any], allowed: set[str], where: _Where, what: str) -> None:
@@ -135,6 +178,67 @@ def _check_keys(data: Mapping[str, Any], allowed: set[str], where: _Where, what:
             )
 
 
+class _Fields:
+    """Typed reading of one mapping of a scenario; every error names file:line and the key."""
+
+    def __init__(self, data: Any, where: _Where, what: str, allowed: set[str], parent: Any = None,
+                 key: str | int | None = None) -> None:  # fmt: skip
+        self.data = _table_of(data, where, parent, key)
+        self.where = where
+        self.what = what
+        _check_keys(self.data, allowed, where, what)
+
+    def at(self, key: str) -> str:
+        return self.where(self.data, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def text(self, key: str, default: str | None = None, choices: Iterable[str] | None = None) -> str | None:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise BadInput(f"{key} must be text, got {_shown(value)} (quote it if it is a name)", self.at(key))
+        if choices is not None:
+            allowed = list(choices)
+            if value not in allowed:
+                raise BadInput(f"{key} must be one of {', '.join(allowed) or 'nothing'}, got {value!r}", self.at(key))
+        return value
+
+    def required(self, key: str, choices: Iterable[str] | None = None) -> str:
+        value = self.text(key, None, choices)
+        if value is None:
+            hint = f" ({', '.join(choices)})" if choices is not None else ""
+            raise BadInput(f"{self.what} needs {key}{hint}", self.where(self.data))
+        return value
+
+    def flag(self, key: str, default: bool = False) -> bool:
+        value = self.data.get(key, default)
+        if not isinstance(value, bool):
+            raise BadInput(f"{key} must be true or false, got {_shown(value)}", self.at(key))
+        return value
+
+    def number(self, key: str, default: int, minimum: int = 0) -> int:
+        value = self.data.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise BadInput(f"{key} must be a whole number ≥ {minimum}, got {value!r}", self.at(key))
+        return value
+
+    def symbols(self, key: str) -> Pool:
+        value = self.data.get(key)
+        if value is not None and not isinstance(value, str | list | Mapping):
+            raise BadInput(f"{key} must be skill symbols such as '土 土 全', got {_shown(value)}", self.at(key))
+        return pool(value, self.at(key))
+
+    def names(self, key: str) -> list[str]:
+        items = _list_of(self.data.get(key), self.where, self.data, key, single=True)
+        for item in items:
+            if not isinstance(item, str):
+                raise BadInput(f"{key} must list names (text), got {_shown(item)}", self.at(key))
+        return items
+
+
 # ---------------------------------------------------------------- the table
 def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
     if raw is None:
@@ -142,7 +246,9 @@ def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
     items = raw if isinstance(raw, list) else [raw]
     out = []
     for text in items:
-        op, _, arg = str(text).partition(" ")
+        if not isinstance(text, str):
+            raise BadInput(f"an effect is text such as 'destroy' or 'strip 土', got {_shown(text)}", where)
+        op, _, arg = text.strip().partition(" ")
         if op not in EFFECT_OPS:
             raise BadInput(f"unknown effect {op!r}; effects: {', '.join(EFFECT_OPS)}", where)
         if op in ("strip", "grant"):
@@ -156,174 +262,191 @@ def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
     return tuple(out)
 
 
-def _int(data: Mapping[str, Any], key: str, default: int, where: _Where, minimum: int = 0) -> int:
-    value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise BadInput(f"{key} must be a whole number ≥ {minimum}, got {value!r}", where(data, key))
-    return value
-
-
 TARGET_KINDS = ("unit", "player", "geo", "equip", "none", "self")
+UNIT_KEYS = {"owner", "name", "level", "speed", "skills", "abilities", "zone", "geo", "party", "acted", "marched",
+             "quick_summon", "used"}  # fmt: skip
+ABILITY_KEYS = {"name", "kind", "timing", "cost", "effect", "dice", "min_roll", "target", "sync", "battle"}
+CARD_KEYS = {"owner", "name", "type", "condition", "name_condition", "timing", "effect", "dice", "min_roll", "target",
+             "quick_summon", "zone", "equipped_to"}  # fmt: skip
 
 
-def _target(data: Mapping[str, Any], where: _Where, default: str) -> str:
-    value = data.get("target", default)
-    if value not in TARGET_KINDS:
-        raise BadInput(f"target must be one of {', '.join(TARGET_KINDS)}, got {value!r}", where(data, "target"))
-    return str(value)
+def _timings(f: _Fields, rules: Ruleset) -> tuple[str, ...]:
+    raw = f.get("timing")
+    if raw is None:
+        return ()
+    if isinstance(raw, list):
+        if not all(isinstance(p, str) for p in raw):
+            raise BadInput("timing must be text such as 通常/反撃, or a list of timings", f.at("timing"))
+    elif not isinstance(raw, str):
+        raise BadInput(f"timing must be text such as 通常/反撃, got {_shown(raw)}", f.at("timing"))
+    return parse_timings(raw, rules.timings, f.at("timing"))
+
+
+def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
+    f = _Fields(raw, where, f"an ability of {uid}", ABILITY_KEYS, parent, index)
+    kind = f.text("kind")
+    if kind not in rules.kinds:
+        raise BadInput(f"unknown ability kind {kind!r}; kinds: {', '.join(rules.kinds)}", f.at("kind"))
+    if rules.kinds[kind].category != "ability":
+        raise BadInput(f"{kind!r} is not an ability kind", f.at("kind"))
+    timings = _timings(f, rules)
+    return Ability(
+        name=f.text("name") or kind,
+        kind=kind,
+        timings=tuple(k for k in timings if rules.timings[k].role != "auto"),
+        cost=tuple(f.symbols("cost").items()),
+        effect=_effects(f.get("effect"), f.at("effect")),
+        dice=f.flag("dice"),
+        min_roll=f.number("min_roll", 0),
+        target=f.text("target", "unit", TARGET_KINDS) or "unit",
+        sync=f.text("sync"),
+        battle_only=f.flag("battle") or "battle" in timings,
+    )
 
 
 def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>") -> Table:
-    """Set up a table from a scenario's set-up keys (players, geos, units, cards, start)."""
+    """Set up a table from a scenario's set-up keys (players, seed, geos, units, cards)."""
     where = _Where(path)
     players = data.get("players", ["A", "B"])
-    if not isinstance(players, list) or len(players) != 2 or len(set(map(str, players))) != 2:
-        raise BadInput("players must be a list of two different names", where(data, "players"))
-    a, b = (str(p) for p in players)
-    table = Table(players=(a, b), seed=_int(data, "seed", 0, where), active=a)
-    for name, g in _table_of(data.get("geos"), where).items():
-        g = _table_of(g, where)
-        _check_keys(g, {"holder", "limit"}, where, f"geo {name}")
-        holder = g.get("holder")
-        if holder is not None and holder not in (a, b):
-            raise BadInput(f"holder {holder!r} is not a player", where(g, "holder"))
-        table.geos[name] = Geo(name, holder, _int(g, "limit", 99, where))
-    unit_keys = {"owner", "name", "level", "speed", "skills", "abilities", "zone", "geo", "party",
-                 "acted", "marched", "quick_summon", "used"}  # fmt: skip
-    for uid, u in _table_of(data.get("units"), where).items():
-        u = _table_of(u, where)
-        _check_keys(u, unit_keys, where, f"unit {uid}")
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) and p and " " not in p for p in players)
+        or players[0] == players[1]
+    ):
+        raise BadInput("players must be a list of two different names, e.g. [A, B]", where(data, "players"))
+    a, b = players
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadInput(f"seed must be a whole number, got {_shown(seed)}", where(data, "seed"))
+    table = Table(players=(a, b), seed=seed, active=a)
+    geos = _table_of(data.get("geos"), where, data, "geos")
+    for name, raw in geos.items():
+        g = _Fields(raw, where, f"geo {name}", {"holder", "limit"}, geos, name)
+        holder = g.text("holder", None, (a, b))
+        table.geos[name] = Geo(name, holder, g.number("limit", 99))
+    units = _table_of(data.get("units"), where, data, "units")
+    for uid, raw in units.items():
+        u = _Fields(raw, where, f"unit {uid}", UNIT_KEYS, units, uid)
         if " " in uid:
-            raise BadInput(f"unit ID {uid!r} may not contain spaces (moves name units by ID)", where(u))
+            raise BadInput(f"unit ID {uid!r} may not contain spaces (moves name units by ID)", where(units, uid))
         owner = u.get("owner")
         if owner not in (a, b):
-            raise BadInput(f"owner must be {a} or {b}, got {owner!r}", where(u, "owner"))
-        geo = u.get("geo")
-        if geo is not None and geo not in table.geos:
-            raise BadInput(f"no geo {geo!r}; geos: {', '.join(table.geos) or 'none'}", where(u, "geo"))
-        zone = u.get("zone", "field")
-        if zone not in ("hand", "field", "graveyard"):
-            raise BadInput("zone must be hand, field or graveyard", where(u, "zone"))
-        abilities = []
-        for ab in u.get("abilities") or []:
-            ab = _table_of(ab, where)
-            ability_keys = {"name", "kind", "timing", "cost", "effect", "dice", "min_roll", "target", "sync", "battle"}
-            _check_keys(ab, ability_keys, where, f"an ability of {uid}")
-            kind = ab.get("kind")
-            if kind not in rules.kinds:
-                raise BadInput(
-                    f"unknown ability kind {kind!r}; kinds: {', '.join(rules.kinds)}",
-                    where(ab, "kind"),
-                )
-            if rules.kinds[kind].category != "ability":
-                raise BadInput(f"{kind!r} is not an ability kind", where(ab, "kind"))
-            timing_text = ab.get("timing")
-            timings = parse_timings(timing_text, rules.timings, where(ab, "timing")) if timing_text else ()
-            abilities.append(
-                Ability(
-                    name=str(ab.get("name") or kind),
-                    kind=kind,
-                    timings=tuple(k for k in timings if rules.timings[k].role != "auto"),
-                    cost=tuple(pool(ab.get("cost"), where(ab, "cost")).items()),
-                    effect=_effects(ab.get("effect"), where(ab, "effect")),
-                    dice=bool(ab.get("dice", False)),
-                    min_roll=_int(ab, "min_roll", 0, where),
-                    target=_target(ab, where, "unit"),
-                    sync=ab.get("sync"),
-                    battle_only=bool(ab.get("battle", False)) or "battle" in timings,
-                )
+            raise BadInput(
+                f"owner must be {a} or {b}, got {owner!r}", u.at("owner") if "owner" in u.data else where(u.data)
             )
+        geo = u.text("geo")
+        if geo is not None and geo not in table.geos:
+            raise BadInput(f"no geo {geo!r}; geos: {', '.join(table.geos) or 'none'}", u.at("geo"))
+        raw_abilities = _list_of(u.get("abilities"), where, u.data, "abilities")
         table.units[uid] = Unit(
             id=uid,
-            name=str(u.get("name", uid)),
+            name=u.text("name", uid) or uid,
             owner=owner,
-            level=_int(u, "level", 1, where),
-            speed=_int(u, "speed", 0, where, minimum=-99),
-            skills=SkillPool(base=pool(u.get("skills"), where(u, "skills"))),
-            abilities=tuple(abilities),
-            zone=zone,
+            level=u.number("level", 1),
+            speed=u.number("speed", 0, minimum=-99),
+            skills=SkillPool(base=u.symbols("skills")),
+            abilities=tuple(_ability(x, where, uid, raw_abilities, i, rules) for i, x in enumerate(raw_abilities)),
+            zone=u.text("zone", "field", ("hand", "field", "graveyard")) or "field",
             geo=geo,
-            party=u.get("party"),
-            acted=bool(u.get("acted", False)),
-            marched=bool(u.get("marched", False)),
-            quick_summon=bool(u.get("quick_summon", False)),
-            declared=set(u.get("used") or []),
+            party=u.text("party"),
+            acted=u.flag("acted"),
+            marched=u.flag("marched"),
+            quick_summon=u.flag("quick_summon"),
+            declared=set(u.names("used")),
         )
-    for cid, c in _table_of(data.get("cards"), where).items():
-        c = _table_of(c, where)
-        _check_keys(c, {"owner", "name", "type", "condition", "name_condition", "timing", "effect", "dice", "min_roll",
-                        "target", "quick_summon", "zone", "equipped_to"}, where, f"card {cid}")  # fmt: skip
+    cards = _table_of(data.get("cards"), where, data, "cards")
+    for cid, raw in cards.items():
+        c = _Fields(raw, where, f"card {cid}", CARD_KEYS, cards, cid)
+        if " " in cid:
+            raise BadInput(f"card ID {cid!r} may not contain spaces (moves name cards by ID)", where(cards, cid))
         owner = c.get("owner")
         if owner not in (a, b):
-            raise BadInput(f"owner must be {a} or {b}, got {owner!r}", where(c, "owner"))
-        ctype = c.get("type", "skill")
-        if ctype not in ("skill", "equip"):
-            raise BadInput("type must be skill or equip", where(c, "type"))
-        zone = c.get("zone", "hand")
-        if zone not in ("hand", "revealed", "equipped", "graveyard"):
-            raise BadInput("zone must be hand, revealed, equipped or graveyard", where(c, "zone"))
-        equipped_to = c.get("equipped_to")
+            raise BadInput(
+                f"owner must be {a} or {b}, got {owner!r}", c.at("owner") if "owner" in c.data else where(c.data)
+            )
+        ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
+        zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
+        equipped_to = c.text("equipped_to")
         if zone == "equipped" and equipped_to not in table.units:
-            raise BadInput("an equipped card needs equipped_to: UNIT", where(c, "equipped_to"))
-        timing_text = c.get("timing")
-        if ctype == "skill" and not timing_text:
-            raise BadInput("a skill card needs a timing, e.g. 通常 or 反撃", where(c))
+            raise BadInput(f"an equipped card needs equipped_to: UNIT (one of {', '.join(table.units)})", c.at("zone"))
+        timings = _timings(c, rules)
+        if ctype == "skill" and not timings:
+            raise BadInput("a skill card needs a timing, e.g. 通常 or 反撃", where(c.data))
         table.cards[cid] = Card(
             id=cid,
-            name=str(c.get("name", cid)),
+            name=c.text("name", cid) or cid,
             owner=owner,
             type=ctype,
-            condition=Condition.of(c.get("condition"), c.get("name_condition"), where(c, "condition")),
-            timings=parse_timings(timing_text, rules.timings, where(c, "timing")) if timing_text else (),
-            effect=_effects(c.get("effect"), where(c, "effect")),
-            dice=bool(c.get("dice", False)),
-            min_roll=_int(c, "min_roll", 0, where),
-            target=_target(c, where, "unit"),
-            quick_summon=bool(c.get("quick_summon", False)),
+            condition=Condition.of(c.symbols("condition"), c.text("name_condition"), c.at("condition")),
+            timings=timings,
+            effect=_effects(c.get("effect"), c.at("effect")),
+            dice=c.flag("dice"),
+            min_roll=c.number("min_roll", 0),
+            target=c.text("target", "unit", TARGET_KINDS) or "unit",
+            quick_summon=c.flag("quick_summon"),
             zone=zone,
-            equipped_to=equipped_to,
+            equipped_to=equipped_to if zone == "equipped" else None,
         )
     return table
 
 
+def _variants(data: Mapping[str, Any], where: _Where, overrides: Mapping[str, Any] | None) -> Variants:
+    own = _table_of(data.get("variants"), where, data, "variants")
+    try:
+        return Variants({**own, **(overrides or {})})
+    except BadInput as err:
+        raise BadInput(err.message, where(data, "variants") if own else "--variant") from None
+
+
 def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str = "<scenario>",
-               variants: Variants | None = None) -> Game:  # fmt: skip
-    """A game set up and started as the scenario says (moves not yet played)."""
+               variants: Variants | None = None, overrides: Mapping[str, Any] | None = None) -> Game:  # fmt: skip
+    """A game set up and started as the scenario says (moves not yet played).
+
+    ``variants`` replaces the scenario's own ``variants:``; ``overrides`` is applied on top of them.
+    """
     where = _Where(path)
     rules = rules or builtin()
-    for extra in data.get("rules") or []:
-        base = Path(path).parent
-        rules = rules.extend(base / extra)
+    for extra in _list_of(data.get("rules"), where, data, "rules", single=True):
+        if not isinstance(extra, str):
+            raise BadInput(f"rules must list file names, got {_shown(extra)}", where(data, "rules"))
+        rules = rules.extend(Path(path).parent / extra)
     table = build_table(data, rules, path)
     if variants is None:
-        try:
-            variants = Variants(_table_of(data.get("variants"), where))
-        except BadInput as err:
-            raise BadInput(err.message, where(data, "variants")) from None
-    start = _table_of(data.get("start"), where)
-    _check_keys(start, {"at", "active", "battle"}, where, "start")
-    if "active" in start:
-        if start["active"] not in table.players:
-            raise BadInput("active must be a player", where(start, "active"))
-        table.active = start["active"]
-    battle = start.get("battle")
-    if battle is not None:
-        battle = _table_of(battle, where)
-        _check_keys(battle, {"advancing", "geo", "turn", "first", "front"}, where, "start.battle")
-        adv = battle.get("advancing")
-        if adv not in table.players:
-            raise BadInput("advancing must be a player", where(battle, "advancing"))
-        geo = battle.get("geo")
-        if geo not in table.geos:
-            raise BadInput(f"no geo {geo!r}", where(battle, "geo"))
-        participants = [u.id for u in table.units.values() if u.geo == geo and u.on_field]
-        table.battle = Battle(geo, adv, table.opponent(adv), participants)
-        table.battle.first = battle.get("first", adv)
-        table.battle.turn = battle.get("turn", table.battle.first)
-        table.active = adv
+        variants = _variants(data, where, overrides)
+    elif overrides:
+        variants = Variants({**variants, **overrides})
+    start = _Fields(data.get("start"), where, "start", {"at", "active", "battle"}, data, "start")
+    at = start.text("at", "main_phase", Game.STARTS) or "main_phase"
+    if "active" in start.data:
+        table.active = start.text("active", None, table.players) or table.active
+    if start.get("battle") is not None:
+        table.battle = _battle(start, table, where)
+        table.active = table.battle.advancing
+    elif at != "main_phase":
+        raise BadInput(f"starting at {at} needs start.battle (advancing, geo)", start.at("at"))
     game = Game(table, rules, variants)
-    game.begin(start.get("at", "main_phase"))
+    game.begin(at)
     return game
+
+
+def _battle(start: _Fields, table: Table, where: _Where) -> Battle:
+    bf = _Fields(start.get("battle"), where, "start.battle", {"advancing", "geo", "turn", "first", "front"},
+                 start.data, "battle")  # fmt: skip
+    adv = bf.required("advancing", table.players)
+    geo = bf.required("geo", table.geos)
+    participants = [u.id for u in table.units.values() if u.geo == geo and u.on_field]
+    battle = Battle(geo, adv, table.opponent(adv), participants)
+    battle.first = bf.text("first", adv, table.players)
+    battle.turn = bf.text("turn", battle.first, table.players)
+    front = _table_of(bf.get("front"), where, bf.data, "front")
+    for player, uid in front.items():
+        if player not in table.players:
+            raise BadInput(f"front names players ({', '.join(table.players)}), not {player!r}", where(front, player))
+        if uid not in participants or table.units[uid].owner != player:
+            raise BadInput(f"{uid!r} is not {player}'s unit in this battle", where(front, player))
+        battle.front[player] = uid
+    return battle
 
 
 # ---------------------------------------------------------------- playing and checking
@@ -340,29 +463,78 @@ class Failure:
 
 @dataclass
 class Result:
+    """What playing a scenario gave: the game as it ends, each step's log, and the failures."""
+
     path: str
     title: str
     game: Game
     failures: list[Failure] = field(default_factory=list)
     steps: list[tuple[str, list[LogEntry]]] = field(default_factory=list)
+    checked: set[str] = field(default_factory=set)  # clauses verified by an expectation
+    notes: str = ""
+    clauses: list[str] = field(default_factory=list)  # the scenario's own `clauses:`
 
     @property
     def ok(self) -> bool:
         return not self.failures
 
+    @property
+    def cited(self) -> set[str]:
+        """Every clause this run demonstrably touched: cited by a log line or a refusal (as its
+        clause or in its text), or verified by an expectation."""
+        out = set(self.checked)
+        for _move, entries in self.steps:
+            for e in entries:
+                out.add(e.clause)
+                out.update(mentioned(e.text))
+        return out & set(CLAUSES)
+
+
+_CLAUSE_ID = re.compile(r"\b[A-Z]+(?:-[A-Z0-9]+)+\b")
+
+
+def mentioned(text: str) -> set[str]:
+    """Catalogue clause IDs named inside a message, e.g. ``(全 never stands in for 道具, SYM-3)``."""
+    return {m for m in _CLAUSE_ID.findall(text) if m in CLAUSES}
+
+
+TOP_KEYS = {"title", "clauses", "notes", "seed", "players", "geos", "units", "cards", "start", "moves", "expect",
+            "variants", "rules"}  # fmt: skip
+
 
 def load(
-    path: str | Path, variants: Variants | None = None, rules: Ruleset | None = None
+    path: str | Path,
+    variants: Variants | None = None,
+    rules: Ruleset | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> tuple[Game, Mapping[str, Any]]:
     """Read a scenario and set up its game; bad files raise :class:`BadInput` with file:line."""
     p = Path(path)
     data = read_yaml(p)
     if not isinstance(data, Mapping):
-        raise BadInput("a scenario is a mapping with players, units, moves, expect ...", f"{p}:1")
-    allowed = {"title", "clauses", "notes", "seed", "players", "geos", "units", "cards", "start", "moves",
-               "expect", "variants", "rules"}  # fmt: skip
-    _check_keys(data, allowed, _Where(str(p)), "the scenario")
-    return build_game(data, rules, str(p), variants), data
+        raise BadInput(f"a scenario is a mapping with players, units, moves, expect ..., got {_shown(data)}", f"{p}:1")
+    where = _Where(str(p))
+    _check_keys(data, TOP_KEYS, where, "the scenario")
+    for key in ("title", "notes"):
+        if key in data and not isinstance(data[key], str):
+            raise BadInput(f"{key} must be text, got {_shown(data[key])}", where(data, key))
+    _clause_ids(data.get("clauses"), where, data, "clauses")
+    try:
+        return build_game(data, rules, str(p), variants, overrides), data
+    except BadInput as err:
+        if err.where.startswith(str(p)) or err.where == "--variant":
+            raise
+        # raised below the scenario reader (e.g. Game.begin): say which file
+        raise BadInput(err.message, f"{p}" + (f" ({err.where})" if err.where else "")) from None
+
+
+def _clause_ids(raw: Any, where: _Where, parent: Any, key: str) -> list[str]:
+    ids = _list_of(raw, where, parent, key, single=True)
+    for i, cid in enumerate(ids):
+        if cid not in CLAUSES:
+            at = where(ids, i) if isinstance(ids, _Seq) else where(parent, key)
+            raise BadInput(f"{cid!r} is not a clause ID of the catalogue (see `fsm rules`)", at)
+    return [str(c) for c in ids]
 
 
 def play(
@@ -370,150 +542,223 @@ def play(
     variants: Variants | None = None,
     rules: Ruleset | None = None,
     upto: int | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    expectations: bool = True,
 ) -> Result:
-    """Play a scenario's moves and check its expectations."""
-    game, data = load(path, variants, rules)
+    """Play a scenario's moves and check its expectations.
+
+    ``upto`` stops after that many entries of ``moves:`` (and skips the expectations);
+    ``expectations=False`` plays every move but checks nothing (``fsm moves``).
+    """
+    game, data = load(path, variants, rules, overrides)
     where = _Where(str(path))
     result = Result(str(path), str(data.get("title", Path(path).stem)), game)
+    result.notes = str(data.get("notes", ""))
+    result.clauses = _clause_ids(data.get("clauses"), where, data, "clauses")
     result.steps.append(("(set-up)", list(game.log)))
-    moves = data.get("moves") or []
-    if not isinstance(moves, list):
-        raise BadInput("moves must be a list", where(data, "moves"))
-    lines = getattr(moves, "item_lines", [0] * len(moves))
-    for n, (entry, line) in enumerate(zip(moves, lines, strict=True)):
+    moves = _list_of(data.get("moves"), where, data, "moves")
+    for n, entry in enumerate(moves):
         if upto is not None and n >= upto:
             break
-        at = f"{path}:{line}"
+        at = where(moves, n)
         if isinstance(entry, Mapping):
-            _check_keys(entry, {"refused", "clause"}, where, "a refused move")
-            text = str(entry.get("refused", ""))
-            verdict = game.why_not(text)
-            if verdict.legal:
-                result.failures.append(Failure(at, f"expected {text!r} to be refused, but it is legal"))
+            if not _refused(game, entry, at, where, result):
                 return result
-            if verdict.clause == "" and not verdict.message:
-                raise BadInput(f"cannot read move {text!r}", at)
-            want = entry.get("clause")
-            if want and verdict.clause != want:
-                result.failures.append(
-                    Failure(
-                        at,
-                        f"{text!r} was refused under {verdict.clause}, expected {want}: {verdict.message}",
-                    )
-                )
-            result.steps.append(
-                (
-                    f"refused {text}",
-                    [LogEntry(f"refused: {verdict.message}", verdict.clause, move=text)],
-                )
-            )
             continue
-        text = str(entry)
+        if not isinstance(entry, str):
+            raise BadInput(f"a move is text such as 'A: pass', got {_shown(entry)}", at)
         try:
-            logged = game.apply(text)
+            logged = game.apply(entry)
         except BadInput as err:
             raise BadInput(err.message, at) from None
         except RuleViolation as err:
-            result.failures.append(Failure(at, f"move {text!r} is illegal here: {err.message} ({err.clause})"))
+            result.failures.append(Failure(at, f"move {entry!r} is illegal here: {err.message} ({err.clause})"))
             return result
-        result.steps.append((text, logged))
-    if upto is None:
-        result.failures += check(game, _table_of(data.get("expect"), where), where)
+        result.steps.append((entry, logged))
+    if upto is None and expectations:
+        result.failures += check(game, _table_of(data.get("expect"), where, data, "expect"), where, result.checked)
     return result
 
 
+def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, result: Result) -> bool:
+    """Check one ``{refused: MOVE, clause: ID}`` entry; False if the scenario cannot go on."""
+    f = _Fields(entry, where, "a refused move", {"refused", "clause"})
+    text = f.text("refused")
+    if not text:
+        raise BadInput("a mapping in moves must be {refused: MOVE, clause: CLAUSE}", at)
+    want = f.text("clause")
+    if want is not None and want not in CLAUSES:
+        raise BadInput(f"{want!r} is not a clause ID of the catalogue (see `fsm rules`)", f.at("clause"))
+    verdict = game.why_not(text)
+    if verdict.legal:
+        result.failures.append(Failure(at, f"expected {text!r} to be refused, but it is legal here"))
+        return False
+    if not verdict.clause:  # not a rules question: a typo in the move
+        raise BadInput(verdict.message, at)
+    if want and verdict.clause != want:
+        result.failures.append(
+            Failure(at, f"{text!r} was refused under {verdict.clause}, expected {want}: {verdict.message}")
+        )
+    result.steps.append((f"refused {text}", [LogEntry(f"refused: {verdict.message}", verdict.clause, move=text)]))
+    return True
+
+
 def _name_index(game: Game) -> dict[str, str]:
-    """Expectations may name cards and abilities by ID or by name."""
+    """Expectations may name cards by ID or by name."""
     return {c.name: c.id for c in game.table.cards.values()}
 
 
-def check(game: Game, expect: Mapping[str, Any], where: _Where) -> list[Failure]:
-    t = game.table
+EXPECT_KEYS = {"outcomes", "zones", "units", "geos", "order", "first", "flow", "actor", "log", "steps"}
+UNIT_CHECKS = ("skills", "acted", "marched", "destroyed", "discarded", "party", "zone", "geo")
+#: Clauses an expectation verifies by its nature (it compares exactly what the clause defines).
+EXPECTATION_CLAUSES = {"skills": "SYM-1"}
+
+
+def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str] | None = None) -> list[Failure]:
+    """Compare the game as it ends with ``expect:``; returns what does not hold.
+
+    Clauses verified along the way (an outcome's clause, a unit's skills) are added to ``checked``.
+    """
+    checked = checked if checked is not None else set()
     out: list[Failure] = []
-    _check_keys(expect, {"outcomes", "zones", "units", "order", "first", "flow", "log"}, where, "expect")
-    by_source: dict[str, list[str]] = {}
-    for o in t.outcomes:
-        by_source.setdefault(o.source, []).append(f"{o.result}")
-        card = t.cards.get(o.source)
-        if card and card.name != card.id:
-            by_source.setdefault(card.name, []).append(o.result)
-    outcomes = _table_of(expect.get("outcomes"), where)
-    for source, want in outcomes.items():
-        got = by_source.get(source)
-        wants = want if isinstance(want, list) else [want]
-        if got != [str(w) for w in wants]:
-            clauses = [
-                f"{o.result} ({o.clause}{': ' + o.reason if o.reason else ''})"
-                for o in t.outcomes
-                if o.source == source
-            ]
+    _check_keys(expect, EXPECT_KEYS, where, "expect")
+    out += _check_outcomes(game, _table_of(expect.get("outcomes"), where, expect, "outcomes"), where, checked)
+    out += _check_zones(game, _table_of(expect.get("zones"), where, expect, "zones"), where)
+    out += _check_units(game, _table_of(expect.get("units"), where, expect, "units"), where, checked)
+    t = game.table
+    geos = _table_of(expect.get("geos"), where, expect, "geos")
+    for name, raw in geos.items():
+        if name not in t.geos:
+            raise BadInput(f"no geo {name!r}; geos: {', '.join(t.geos)}", where(geos, name))
+        g = _Fields(raw, where, f"expected geo {name}", {"holder"}, geos, name)
+        holder = g.text("holder")
+        if holder != t.geos[name].holder:
             out.append(
-                Failure(
-                    where(outcomes, source),
-                    f"{source}: expected {wants}, got {clauses or 'no outcome'}",
-                )
+                Failure(g.at("holder"), f"{name} should be held by {holder}, but is held by {t.geos[name].holder}")
             )
-    zones = _table_of(expect.get("zones"), where)
-    for name, want in zones.items():
-        thing = t.units.get(name) or t.cards.get(name) or t.cards.get(_name_index(game).get(name, ""))
-        if thing is None:
-            raise BadInput(f"no unit or card {name!r}", where(zones, name))
-        if thing.zone != want:
-            out.append(Failure(where(zones, name), f"{name} should be in {want}, but is in {thing.zone}"))
-    units = _table_of(expect.get("units"), where)
-    for uid, fields in units.items():
-        u = t.units.get(uid)
-        if u is None:
-            raise BadInput(f"no unit {uid!r}", where(units, uid))
-        for key, want in _table_of(fields, where).items():
-            if key == "skills":
-                got: Any = fmt(game.available(u))
-                want = fmt(pool(want, where(fields, key)))
-            elif key in ("acted", "marched", "destroyed", "discarded", "party", "zone"):
-                got = getattr(u, key)
-            else:
-                raise BadInput(
-                    f"cannot check {key!r}; use skills, acted, marched, destroyed, discarded, party or zone",
-                    where(fields, key),
-                )
-            if got != want:
-                out.append(Failure(where(fields, key), f"{uid}.{key} should be {want!r}, but is {got!r}"))
     if "order" in expect:
+        want_order = [str(x) for x in _list_of(expect["order"], where, expect, "order")]
         names = []
         for seq in t.resolution_order:
             o = next(o for o in t.outcomes if o.seq == seq)
             card = t.cards.get(o.source)
             names.append(card.name if card else o.source)
-        want_order = [str(x) for x in expect["order"]]
         if names != want_order:
-            out.append(
-                Failure(
-                    where(expect, "order"),
-                    f"resolution order should be {want_order}, but was {names}",
-                )
-            )
+            out.append(Failure(where(expect, "order"), f"resolution order should be {want_order}, but was {names}"))
+    f = _Fields(expect, where, "expect", EXPECT_KEYS)
     if "first" in expect:
-        b = t.battle
-        got_first = b.first if b else None
-        if got_first != expect["first"]:
-            out.append(
-                Failure(
-                    where(expect, "first"),
-                    f"first player should be {expect['first']}, but is {got_first}",
-                )
-            )
+        want = f.text("first", None, t.players)
+        got = t.battle.first if t.battle else None
+        if got != want:
+            out.append(Failure(f.at("first"), f"the first player (先攻) should be {want}, but is {got}"))
     if "flow" in expect:
+        want = f.text("flow")
         config = [str(v) for v in game.flow.configuration_values]
-        if expect["flow"] not in config:
-            out.append(
-                Failure(
-                    where(expect, "flow"),
-                    f"the game should be at {expect['flow']}, but is at {config}",
-                )
-            )
+        if want not in config:
+            out.append(Failure(f.at("flow"), f"the game should be at {want}, but is at {' / '.join(config)}"))
+    if "actor" in expect:
+        want = f.text("actor", None, [*t.players, "nobody"])
+        got = game.actor() or "nobody"
+        if got != want:
+            out.append(Failure(f.at("actor"), f"{want} should be the one to move now, but it is {got}"))
     if "log" in expect:
-        clauses = Counter(e.clause for e in game.log)
-        for clause in expect["log"]:
-            if not clauses.get(clause):
+        cited = Counter(e.clause for e in game.log)
+        for clause in _clause_ids(expect["log"], where, expect, "log"):
+            if not cited.get(clause):
                 out.append(Failure(where(expect, "log"), f"no step of the log follows {clause}"))
+    if "steps" in expect:
+        out += _check_steps(game, expect, where)
     return out
+
+
+def _check_outcomes(game: Game, outcomes: Mapping[str, Any], where: _Where, checked: set[str]) -> list[Failure]:
+    t = game.table
+    names = _name_index(game)
+    out = []
+    for source, raw in outcomes.items():
+        got = [o for o in t.outcomes if o.source in (source, names.get(source))]
+        wants = []
+        items = raw if isinstance(raw, list) else [raw]
+        for i, want in enumerate(items):
+            parent, key = (raw, i) if isinstance(raw, list) else (outcomes, source)
+            if isinstance(want, Mapping):
+                f = _Fields(want, where, f"the outcome of {source}", {"result", "clause"}, parent, key)
+                result = f.required("result", ("resolved", "fizzled"))
+                clause = f.text("clause")
+                if clause is not None and clause not in CLAUSES:
+                    raise BadInput(f"{clause!r} is not a clause ID of the catalogue (see `fsm rules`)", f.at("clause"))
+                wants.append((result, clause))
+            elif want in ("resolved", "fizzled"):
+                wants.append((want, None))
+            else:
+                raise BadInput(
+                    f"an outcome is resolved, fizzled or {{result: ..., clause: ...}}, got {_shown(want)}",
+                    where(parent, key),
+                )
+        matches = len(got) == len(wants) and all(
+            o.result == r and (c is None or o.clause == c) for o, (r, c) in zip(got, wants, strict=True)
+        )
+        if matches:
+            checked.update(c for _r, c in wants if c)
+            continue
+        shown = [f"{o.result} ({o.clause}{': ' + o.reason if o.reason else ''})" for o in got]
+        expected = [f"{r} ({c})" if c else r for r, c in wants]
+        out.append(Failure(where(outcomes, source), f"{source}: expected {expected}, got {shown or 'no outcome'}"))
+    return out
+
+
+def _check_zones(game: Game, zones: Mapping[str, Any], where: _Where) -> list[Failure]:
+    t = game.table
+    out = []
+    for name, want in zones.items():
+        thing = t.units.get(name) or t.cards.get(name) or t.cards.get(_name_index(game).get(name, ""))
+        if thing is None:
+            raise BadInput(f"no unit or card {name!r}", where(zones, name))
+        if not isinstance(want, str):
+            raise BadInput(f"a zone is text such as field or graveyard, got {_shown(want)}", where(zones, name))
+        if thing.zone != want:
+            out.append(Failure(where(zones, name), f"{name} should be in {want}, but is in {thing.zone}"))
+    return out
+
+
+def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: set[str]) -> list[Failure]:
+    t = game.table
+    out = []
+    for uid, raw in units.items():
+        u = t.units.get(uid)
+        if u is None:
+            raise BadInput(f"no unit {uid!r}; units: {', '.join(t.units)}", where(units, uid))
+        f = _Fields(raw, where, f"expected unit {uid}", set(UNIT_CHECKS), units, uid)
+        for key in f.data:
+            got: Any
+            if key == "skills":
+                got, want = fmt(game.available(u)), fmt(f.symbols(key))
+            elif key in ("acted", "marched", "destroyed", "discarded"):
+                got, want = getattr(u, key), f.flag(key)
+            else:  # party, zone, geo
+                got, want = getattr(u, key), f.text(key)
+            if got != want:
+                out.append(Failure(f.at(key), f"{uid}.{key} should be {want!r}, but is {got!r}"))
+            elif key in EXPECTATION_CLAUSES:
+                checked.add(EXPECTATION_CLAUSES[key])
+    return out
+
+
+def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where) -> list[Failure]:
+    """``steps:`` — log lines that must appear in this order, each ``"CLAUSE: words of the line"``."""
+    wanted = _list_of(expect["steps"], where, expect, "steps")
+    log = game.log
+    pos = 0
+    for i, raw in enumerate(wanted):
+        if not isinstance(raw, str) or ":" not in raw:
+            raise BadInput(f"a step is 'CLAUSE: words of the log line', got {_shown(raw)}", where(wanted, i))
+        clause, _, words = (s.strip() for s in raw.partition(":"))
+        if clause not in CLAUSES:
+            raise BadInput(f"{clause!r} is not a clause ID of the catalogue (see `fsm rules`)", where(wanted, i))
+        found = next((j for j in range(pos, len(log)) if log[j].clause == clause and words in log[j].text), None)
+        if found is None:
+            earlier = any(e.clause == clause and words in e.text for e in log[:pos])
+            why = "it comes earlier than the step before it" if earlier else "no such line in the log"
+            return [Failure(where(wanted, i), f"expected the log line {raw!r} here: {why}")]
+        pos = found + 1
+    return []

@@ -1,0 +1,112 @@
+"""Telling what a scenario run did: a readable narrative, or JSON lines for tools.
+
+Both read a :class:`fsm.scenario.Result`; neither touches the game.  A narrative shows,
+move by move, who moved, each log line with the clause it follows, and the states the
+machines entered::
+
+    1. A: activate 岩砕き of 岩の巨人 on 水の精
+         ACT-4       A declares 【行動】 岩砕き of 岩の巨人 on 水の精   → 【行動】 declared
+
+The JSON form is one object per log line (``"type": "step"``), one per refused-move check
+(``"refused"``) and one closing object per scenario (``"result"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .engine import LogEntry
+from .scenario import Failure, Result
+
+CLAUSE_WIDTH = 13
+
+
+def _entered(e: LogEntry) -> str:
+    if not e.entered:
+        return ""
+    machine = f"{e.machine} " if e.machine else ""
+    return f"   → {machine}{' / '.join(e.entered)}"
+
+
+def _player(move: str) -> str:
+    head, sep, _rest = move.partition(":")
+    return head.strip() if sep and " " not in head.strip() else ""
+
+
+def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
+    """The run as text lines: a header, each move and its log, then PASS or FAIL with reasons."""
+    yield f"{result.path} — {result.title}"
+    if verbose:
+        if result.notes:
+            yield f"  {' '.join(result.notes.split())}"
+        n = 0
+        for move, entries in result.steps:
+            if move.startswith("refused "):
+                e = entries[0]
+                yield f"  ✗ refused as expected: {move.removeprefix('refused ')}"
+                yield f"       {e.clause:<{CLAUSE_WIDTH}}{e.text.removeprefix('refused: ')}"
+                continue
+            if move == "(set-up)":
+                yield "  set-up"
+            else:
+                n += 1
+                own = next((e.clause for e in entries if e.text == move), "")
+                yield f"  {n}. {move}" + (f"   ({own})" if own else "")
+            for e in entries:
+                if e.text == move:  # the move's own line: already the heading
+                    continue
+                yield f"       {e.clause:<{CLAUSE_WIDTH}}{e.text}{_entered(e)}"
+    yield from verdict(result)
+
+
+def verdict(result: Result) -> Iterator[str]:
+    if result.ok:
+        yield f"PASS {result.path}"
+        return
+    yield f"FAIL {result.path}"
+    for f in result.failures:
+        yield f"  {f}"
+
+
+def json_lines(result: Result) -> Iterator[dict[str, Any]]:
+    """The run as JSON-ready objects, one per log line, closing with the result."""
+    n = 0
+    for move, entries in result.steps:
+        if move.startswith("refused "):
+            e = entries[0]
+            text = move.removeprefix("refused ")
+            yield {
+                "type": "refused",
+                "file": result.path,
+                "move": text,
+                "player": _player(text),
+                "clause": e.clause,
+                "text": e.text.removeprefix("refused: "),
+            }
+            continue
+        if move != "(set-up)":
+            n += 1
+        for e in entries:
+            yield {
+                "type": "step",
+                "file": result.path,
+                "n": n,
+                "move": None if move == "(set-up)" else move,
+                "player": _player(move),
+                "clause": e.clause,
+                "text": e.text,
+                "machine": e.machine,
+                "entered": list(e.entered),
+            }
+    yield {
+        "type": "result",
+        "file": result.path,
+        "title": result.title,
+        "ok": result.ok,
+        "failures": [failure_object(f) for f in result.failures],
+    }
+
+
+def failure_object(f: Failure) -> dict[str, str]:
+    return {"where": f.where, "message": f.message}
