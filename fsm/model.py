@@ -9,9 +9,9 @@ current state in these objects too (``ChainItem.state``, ``Table.chain_state``,
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
+from collections.abc import MutableSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,13 @@ EFFECT_OPS = {
     "reroll": "the speed dice are rolled again",
     "nothing": "no effect on the table (the card's text is outside this rules page)",
 }
+
+
+def _shallow(obj: Any) -> Any:
+    """A new object of the same class sharing the old one's field values (no __init__)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,13 @@ class Unit:
     @property
     def on_field(self) -> bool:
         return self.zone == "field"
+
+    def copy(self) -> Unit:
+        new = _shallow(self)
+        s = self.skills
+        new.skills = SkillPool(s.base.copy(), s.consumed.copy(), s.granted.copy())
+        new.declared = set(self.declared)
+        return new
 
     def state_words(self) -> str:
         words = [
@@ -155,6 +169,12 @@ class Battle:
     turn: str | None = None  # whose normal timing it is
     passes: int = 0  # normal timings passed in a row
 
+    def copy(self) -> Battle:
+        new = _shallow(self)
+        new.participants = list(self.participants)
+        new.front, new.dice, new.speed_mod = dict(self.front), dict(self.dice), dict(self.speed_mod)
+        return new
+
     def totals(self) -> dict[str, int]:
         return {p: d + self.speed_mod.get(p, 0) for p, d in self.dice.items()}
 
@@ -202,7 +222,25 @@ class Table:
         return random.Random(f"{self.seed}:{self.rolls}").randint(1, 6)
 
     def copy(self) -> Table:
-        return copy.deepcopy(self)
+        """A deep copy of everything a move can change, written out by hand.
+
+        Every move takes one (the undo snapshot) and the explorer one per table it visits;
+        ``copy.deepcopy`` was most of their cost.  Frozen data (abilities, conditions,
+        effects) and the outcomes already recorded (never changed once written) are shared.
+        ``tests/test_explorer.py`` checks that no mutable part is shared, so a new field
+        that holds a list, dict or set must be copied here too.
+        """
+        new = _shallow(self)
+        new.units = {k: u.copy() for k, u in self.units.items()}
+        new.cards = {k: _shallow(c) for k, c in self.cards.items()}
+        new.geos = {k: _shallow(g) for k, g in self.geos.items()}
+        new.battle = self.battle.copy() if self.battle is not None else None
+        new.chain = [_shallow(i) for i in self.chain]
+        new.outcomes = list(self.outcomes)
+        new.resolution_order = list(self.resolution_order)
+        if isinstance(self.flow_state, MutableSet):
+            new.flow_state = type(self.flow_state)(self.flow_state)
+        return new
 
     def key(self) -> tuple[Any, ...]:
         """A compact, hashable fingerprint of everything the rules can see."""
@@ -222,8 +260,9 @@ class Table:
              tuple(sorted(b.front.items())))
             if b else None
         )  # fmt: skip
+        geos = tuple(g.holder for g in self.geos.values())  # advancing takes a geo (FLOW-ADV, FLOW-END)
         return (
-            units, cards, chain, battle, self.active, str(self.chain_state), self.priority,
+            units, cards, chain, battle, geos, self.active, str(self.chain_state), self.priority,
             self.passes, str(self.flow_state), self.rolls, self.over,
         )  # fmt: skip
 

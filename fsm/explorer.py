@@ -1,0 +1,482 @@
+"""The explorer: every legal line of play from a table, up to a number of moves.
+
+From any table — a scenario's start (:func:`fsm.scenario.load`) or its end
+(:func:`fsm.scenario.play`) — the explorer plays every legal move, then every legal move
+after each of those, and so on, breadth first, using only the engine's public surface
+(``legal_moves`` / ``apply``).  Two lines that reach the same table are explored once:
+each table is remembered by a 64-bit digest of :meth:`fsm.model.Table.key` together with
+what has resolved or fizzled since the start, and only the tables of the current depth
+are kept in memory.
+
+What "play has ended" means here (a line that ends is not played further):
+
+* the table is over (``Table.over``); or
+* the exploration started in a battle, and that battle is over (back in the main phase,
+  FLOW-END, FLOW-CLEANUP); or
+* the exploration started in a main phase, and that main phase has passed to the other
+  player with nothing left on the chain (TIM-MF).
+
+The :class:`Report` says how many distinct tables were visited, every distinct *ending*
+(which declared items resolved or fizzled — :attr:`fsm.model.Table.outcomes` — and which
+zones and unit states differ from the start), the *dead ends* (nobody has a legal move,
+yet play has not ended: a bug in the rules data or the engine), the lines *cut* by the
+depth bound, and the longest chain seen.  :func:`compare` runs the same position under a
+changed rule variant and lists what differs.
+
+The command line: ``python -m fsm explore FILE [--variant NAME=VALUE] [--compare
+NAME=VALUE] [--depth N] [--end] [--json]``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import Game
+from .errors import BadInput
+from .model import Table
+from .variants import BY_NAME, Variants, parse_assignment
+
+DEFAULT_DEPTH = 12
+
+#: A line of play, stored as a linked list (move text, previous node) so that lines that
+#: share a beginning share its storage.
+Line = tuple[str, "Line"] | None
+
+
+def _moves(line: Line) -> tuple[str, ...]:
+    out: list[str] = []
+    while line is not None:
+        out.append(line[0])
+        line = line[1]
+    return tuple(reversed(out))
+
+
+@dataclass
+class Ending:
+    """One distinct way the explored play ended, and how many end tables show it."""
+
+    results: tuple[str, ...]  # "岩砕き fizzled", ... (sorted)
+    zones: tuple[tuple[str, str], ...]  # (unit or card, zone) where it differs from the start
+    units: tuple[tuple[str, str], ...]  # (unit, state words) where they differ from the start
+    tables: int = 0  # distinct end tables with this outcome
+    line: tuple[str, ...] = ()  # one shortest line of moves that reaches it
+
+    @property
+    def signature(self) -> tuple[Any, ...]:
+        return (self.results, self.zones, self.units)
+
+    def describe(self) -> str:
+        parts = [", ".join(self.results) or "nothing resolved"]
+        if self.zones:
+            parts.append("zones: " + ", ".join(f"{n} → {z}" for n, z in self.zones))
+        if self.units:
+            parts.append("units: " + ", ".join(f"{n} {w}" for n, w in self.units))
+        return "; ".join(parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "results": list(self.results),
+            "zones": dict(self.zones),
+            "units": dict(self.units),
+            "tables": self.tables,
+            "line": list(self.line),
+        }
+
+
+@dataclass
+class Report:
+    """What the explorer found from one position (see the module docstring for the terms)."""
+
+    source: str
+    position: str  # start | end | table
+    depth: int
+    variants: dict[str, Any]
+    states: int = 0  # distinct tables visited, the start included
+    moves: int = 0  # moves played
+    revisits: int = 0  # moves that reached a table already visited (transpositions, cycles)
+    ended: int = 0  # distinct tables where play ended
+    cut: int = 0  # distinct tables at the depth bound where play had not ended
+    dead_ends: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (where, line)
+    errors: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (engine error, line)
+    longest_chain: int = 0
+    longest_chain_line: tuple[str, ...] = ()
+    endings: dict[tuple[Any, ...], Ending] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Every line ended (or dead-ended) within the depth bound."""
+        return self.cut == 0
+
+    @property
+    def distinct(self) -> int:
+        return len(self.endings)
+
+    @property
+    def dead_end_count(self) -> int:
+        return len(self.dead_ends)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.errors)
+
+    @property
+    def rate(self) -> float:
+        """Tables visited per second."""
+        return self.states / self.seconds if self.seconds else 0.0
+
+    def outcome_set(self) -> set[str]:
+        """Every "X resolved" / "X fizzled" that some ending contains."""
+        return {r for e in self.endings.values() for r in e.results}
+
+    def ranked(self) -> list[Ending]:
+        return sorted(self.endings.values(), key=lambda e: (-e.tables, e.results, e.zones, e.units))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "position": self.position,
+            "depth": self.depth,
+            "variants": self.variants,
+            "states": self.states,
+            "moves": self.moves,
+            "revisits": self.revisits,
+            "ended": self.ended,
+            "cut": self.cut,
+            "complete": self.complete,
+            "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
+            "errors": [{"error": e, "line": list(line)} for e, line in self.errors],
+            "longest_chain": self.longest_chain,
+            "longest_chain_line": list(self.longest_chain_line),
+            "endings": [e.as_dict() for e in self.ranked()],
+            "seconds": round(self.seconds, 4),
+            "states_per_second": round(self.rate),
+        }
+
+
+class _Judge:
+    """Decides, for a table reached from ``root``, whether play has ended and how."""
+
+    def __init__(self, game: Game, root: Table) -> None:
+        self.game = game
+        self.root = root
+        self.base = len(root.outcomes)
+        self.in_battle = root.battle is not None
+        self.active = root.active
+        self.zones = {**{u.id: u.zone for u in root.units.values()}, **{c.id: c.zone for c in root.cards.values()}}
+        self.words = {u.id: u.state_words() for u in root.units.values()}
+
+    def ended(self, t: Table) -> bool:
+        if t.over:
+            return True
+        if t.chain:
+            return False
+        if self.in_battle:
+            return t.battle is None
+        return t.battle is None and t.active != self.active
+
+    def results(self, t: Table) -> tuple[str, ...]:
+        out = []
+        for o in t.outcomes[self.base :]:
+            if o.kind == "speed_roll":
+                continue  # the speed dice result always stands; it says nothing about the play
+            card = t.cards.get(o.source)
+            unit = t.units.get(o.unit or "")
+            if card is not None:
+                name = card.name
+            elif o.source == "attack":
+                name = f"attack of {unit.name if unit else o.unit}"
+            else:
+                name = o.source
+            out.append(f"{name} {o.result}")
+        return tuple(sorted(out))
+
+    def ending(self, t: Table) -> Ending:
+        zones = [(u.name, u.zone) for u in t.units.values() if u.zone != self.zones.get(u.id)]
+        zones += [(c.name, c.zone) for c in t.cards.values() if c.zone != self.zones.get(c.id)]
+        units = []
+        for u in t.units.values():
+            before = self.words.get(u.id, "").split()
+            changed = [w for w in u.state_words().split() if w not in before]
+            if changed:
+                units.append((u.name, " ".join(changed)))
+        return Ending(self.results(t), tuple(sorted(zones)), tuple(sorted(units)))
+
+
+def explore(
+    game: Game,
+    depth: int = DEFAULT_DEPTH,
+    *,
+    dedup: bool = True,
+    source: str = "<table>",
+    position: str = "table",
+) -> Report:
+    """Every legal line of play from the game's current table, up to ``depth`` moves.
+
+    The game is left exactly as it was found.  With ``dedup=False`` every line is played
+    out separately (a plain tree search; only useful to measure what deduplication saves).
+    """
+    if depth < 0:
+        raise BadInput(f"depth must be 0 or more, not {depth}")
+    began = time.perf_counter()
+    saved = game.snapshot()
+    root = game.table.copy()
+    judge = _Judge(game, root)
+    report = Report(source, position, depth, dict(game.variants.changed()))
+    log_length = len(game.log)
+
+    def digest(t: Table) -> int:
+        return hash((t.key(), judge.results(t)))
+
+    seen: set[int] = {digest(root)}
+    report.states = 1
+    report.longest_chain = len(root.chain)
+    frontier: list[tuple[Table, Line]] = []
+    if judge.ended(root):
+        _record_ending(report, judge, root, None)
+    else:
+        frontier.append((root, None))
+    try:
+        for _ in range(depth):
+            following: list[tuple[Table, Line]] = []
+            for table, line in frontier:
+                game.table = table
+                legal = game.legal_moves()
+                if not legal:
+                    where = " / ".join(str(v) for v in game.flow.configuration_values)
+                    report.dead_ends.append((where, _moves(line)))
+                    continue
+                for move in legal:
+                    game.table = table.copy()
+                    report.moves += 1
+                    try:
+                        game.apply(move, atomic=False)  # we hold the copy: no undo snapshot needed
+                    except Exception as err:  # a legal move the engine cannot play: report, go on
+                        report.errors.append((f"{type(err).__name__}: {err}", (*_moves(line), str(move))))
+                        continue
+                    finally:
+                        del game.log[log_length:]
+                    child = game.table
+                    if dedup:
+                        key = digest(child)
+                        if key in seen:
+                            report.revisits += 1
+                            continue
+                        seen.add(key)
+                    report.states += 1
+                    node: Line = (str(move), line)
+                    if len(child.chain) > report.longest_chain:
+                        report.longest_chain = len(child.chain)
+                        report.longest_chain_line = _moves(node)
+                    if judge.ended(child):
+                        _record_ending(report, judge, child, node)
+                    else:
+                        following.append((child, node))
+            frontier = following
+            if not frontier:
+                break
+        report.cut = len(frontier)
+    finally:
+        game.restore(saved)
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _record_ending(report: Report, judge: _Judge, t: Table, line: Line) -> None:
+    report.ended += 1
+    ending = judge.ending(t)
+    known = report.endings.get(ending.signature)
+    if known is None:
+        ending.line = _moves(line)
+        known = report.endings[ending.signature] = ending
+    known.tables += 1
+
+
+# ---------------------------------------------------------------- scenarios and variants
+def _game_at(path: str | Path, position: str, settings: Mapping[str, Any]) -> Game:
+    """The scenario's game at its start or end, with its own variants plus ``settings``."""
+    from .scenario import load, play
+
+    if position not in ("start", "end"):
+        raise BadInput(f"position must be start or end, not {position!r}")
+    game, _ = load(path)
+    merged = {**game.variants.changed(), **_expand(game, settings)}
+    variants = Variants(merged)
+    if position == "start":
+        return load(path, variants)[0] if merged != game.variants.changed() else game
+    return play(path, variants).game
+
+
+def _expand(game: Game, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings, with presets of the scenario's rules (``[variant.NAME]``) spelled out."""
+    out: dict[str, Any] = {}
+    for name, value in settings.items():
+        if name in game.rules.presets and value is True:
+            out.update(game.rules.presets[name].settings)
+        elif name not in BY_NAME:
+            presets = ", ".join(game.rules.presets) or "none in this scenario's rules"
+            raise BadInput(f"{name!r} is neither a rule variant (see `fsm variants`) nor a preset ({presets})")
+        else:
+            out[name] = value
+    Variants(out)  # unknown names and values are refused with the variant's own message
+    return out
+
+
+def explore_file(
+    path: str | Path,
+    *,
+    position: str = "start",
+    variants: Mapping[str, Any] | None = None,
+    depth: int = DEFAULT_DEPTH,
+    dedup: bool = True,
+) -> Report:
+    """Explore a scenario file from its start (before its moves) or its end (after them)."""
+    game = _game_at(path, position, variants or {})
+    return explore(game, depth, dedup=dedup, source=str(path), position=position)
+
+
+@dataclass
+class Comparison:
+    """The same position explored under two sets of rule variants."""
+
+    setting: dict[str, Any]
+    base: Report
+    other: Report
+
+    @property
+    def only_base(self) -> list[Ending]:
+        return [e for k, e in self.base.endings.items() if k not in self.other.endings]
+
+    @property
+    def only_other(self) -> list[Ending]:
+        return [e for k, e in self.other.endings.items() if k not in self.base.endings]
+
+    def differences(self) -> list[str]:
+        """What differs, in plain English (empty if nothing does)."""
+        change = ", ".join(f"{k}={_word(v)}" for k, v in self.setting.items())
+        out = []
+        for label, attr in _METRICS:
+            a, b = getattr(self.base, attr), getattr(self.other, attr)
+            if a != b:
+                out.append(f"{label}: {_word(a)} → {_word(b)}")
+        a_set, b_set = self.base.outcome_set(), self.other.outcome_set()
+        for r in sorted(b_set - a_set):
+            out.append(f"only with {change}: {r}")
+        for r in sorted(a_set - b_set):
+            out.append(f"only without {change}: {r}")
+        for e in self.only_other:
+            out.append(f"ending only with {change}: {e.describe()}")
+        for e in self.only_base:
+            out.append(f"ending only without {change}: {e.describe()}")
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "setting": self.setting,
+            "base": self.base.as_dict(),
+            "other": self.other.as_dict(),
+            "differences": self.differences(),
+        }
+
+
+_METRICS = (
+    ("states visited", "states"),
+    ("moves played", "moves"),
+    ("end tables", "ended"),
+    ("distinct endings", "distinct"),
+    ("dead ends", "dead_end_count"),
+    ("engine errors", "error_count"),
+    ("cut at the depth bound", "cut"),
+    ("longest chain", "longest_chain"),
+)
+
+
+def compare(
+    path: str | Path,
+    setting: Mapping[str, Any],
+    *,
+    position: str = "start",
+    variants: Mapping[str, Any] | None = None,
+    depth: int = DEFAULT_DEPTH,
+) -> Comparison:
+    """Explore a scenario twice: as it is (plus ``variants``), and with ``setting`` changed too."""
+    base = explore_file(path, position=position, variants=variants, depth=depth)
+    other = explore_file(path, position=position, variants={**(variants or {}), **setting}, depth=depth)
+    return Comparison(dict(setting), base, other)
+
+
+# ---------------------------------------------------------------- text
+def _word(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def format_report(report: Report, lines: int = 20) -> str:
+    """A summary a person can read: the numbers, then one row per distinct ending."""
+    variants = ", ".join(f"{k}={_word(v)}" for k, v in report.variants.items()) or "defaults"
+    out = [
+        f"explore {report.source} ({report.position}, depth {report.depth}, variants: {variants})",
+        f"  states visited   {report.states:>8,}   (moves played {report.moves:,}, revisits {report.revisits:,})",
+        f"  end tables       {report.ended:>8,}   ({len(report.endings)} distinct endings)",
+        f"  dead ends        {len(report.dead_ends):>8,}",
+        f"  cut at depth     {report.cut:>8,}   "
+        + ("(complete: every line ended)" if report.complete else "(raise --depth to see further)"),
+        f"  longest chain    {report.longest_chain:>8,}"
+        + (f"   e.g. {' · '.join(report.longest_chain_line)}" if report.longest_chain_line else ""),
+        f"  time             {report.seconds:>8.3f} s ({report.rate:,.0f} states/s)",
+    ]
+    if report.errors:
+        out.append(f"  ENGINE ERRORS    {len(report.errors):>8,}")
+        for err, line in report.errors[:5]:
+            out.append(f"    {err}  after: {' · '.join(line)}")
+    for where, line in report.dead_ends[:5]:
+        out.append(f"    dead end at {where} after: {' · '.join(line) or '(the start)'}")
+    if report.endings:
+        out.append("")
+        out.append(f"endings ({len(report.endings)}), most end tables first:")
+        for n, e in enumerate(report.ranked()[:lines], 1):
+            out.append(f"  {n:>2}. [{e.tables} table{'s' if e.tables != 1 else ''}] {e.describe()}")
+            out.append(f"      e.g. {' · '.join(e.line) or '(the start)'}")
+        if len(report.endings) > lines:
+            out.append(f"  ... and {len(report.endings) - lines} more (--json lists them all)")
+    return "\n".join(out)
+
+
+def format_comparison(cmp: Comparison) -> str:
+    change = ", ".join(f"{k}={_word(v)}" for k, v in cmp.setting.items())
+    width = max(len(label) for label, _ in _METRICS)
+    out = [
+        f"compare {cmp.base.source} ({cmp.base.position}, depth {cmp.base.depth}): as is vs. {change}",
+        f"  {'':<{width}}  {'as is':>10}  {change}",
+    ]
+    for label, attr in _METRICS:
+        out.append(f"  {label:<{width}}  {_word(getattr(cmp.base, attr)):>10}  {_word(getattr(cmp.other, attr))}")
+    diffs = cmp.differences()
+    out.append("")
+    out.append("what differs:" if diffs else "no difference in what can happen.")
+    out += [f"  - {d}" for d in diffs if not d.startswith(tuple(label + ":" for label, _ in _METRICS))]
+    return "\n".join(out)
+
+
+def parse_settings(texts: Iterable[str]) -> dict[str, Any]:
+    """``["counters_between_resolutions=true", "rest_open"]`` → settings.
+
+    A bare name that is not a rule variant is kept as the name of a preset
+    (``[variant.NAME]`` in a designer's file), checked when the scenario's rules are known.
+    """
+    out: dict[str, Any] = {}
+    for text in texts:
+        name = text.partition("=")[0].strip()
+        if "=" not in text and name not in BY_NAME:
+            out[name] = True
+            continue
+        key, value = parse_assignment(text)
+        out[key] = value
+    return out
