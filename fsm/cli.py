@@ -168,12 +168,61 @@ def _add_moves(sub: _SubParsers) -> None:
     p.set_defaults(func=_cmd_moves)
 
 
+# --- timings (the legality table) ------------------------------------------
+
+
+def _cmd_timings(args: argparse.Namespace) -> int:
+    import csv
+    import io
+    import json
+    import sys
+
+    from fsm.errors import BadInput
+    from fsm.ruleset import builtin
+    from fsm.timing import legality_table
+
+    rules = builtin()
+    try:
+        for path in args.rules or []:
+            rules = rules.extend(path)
+    except BadInput as err:
+        print(f"fsm timings: {err}", file=sys.stderr)
+        return 2
+    rows = legality_table(rules.timings)
+    columns = list(rows[0]) if rows else ["timing"]
+    if args.format == "json":
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    elif args.format == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        print(out.getvalue(), end="")
+    else:
+        for cells in [columns, ["---"] * len(columns), *([row[c] for c in columns] for row in rows)]:
+            print("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")  # a bare | splits a cell
+    return 0
+
+
+def _add_timings(sub: _SubParsers) -> None:
+    p = sub.add_parser(
+        "timings",
+        help="print where each timing may be used: one row per timing, one column per point of the game",
+        description="The timing legality table (TIM-*): for every timing and combination, whether it may "
+        "be used at each point of the game, as an action, a counter or by itself, and which clause says so.",
+    )
+    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default: md)")
+    p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file adding timings")
+    p.set_defaults(func=_cmd_timings)
+
+
 # --- registry ---------------------------------------------------------------
 
 _REGISTRARS: list[Callable[[_SubParsers], None]] = [
     _add_rules,
     _add_run,
     _add_moves,
+    _add_timings,
 ]
 
 

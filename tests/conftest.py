@@ -24,6 +24,7 @@ def make(
     variants: Mapping[str, Any] | None = None,
     battle: Mapping[str, Any] | None = None,
     geos: Mapping[str, Any] | None = None,
+    active: str = "A",
 ) -> Game:
     """A game on a small table; unless ``at`` is the main phase, A has advanced into 荒野.
 
@@ -36,7 +37,7 @@ def make(
         "units": {uid: {"geo": "荒野", **u} for uid, u in units.items()},
         "cards": dict(cards or {}),
         "variants": dict(variants or {}),
-        "start": {"at": at},
+        "start": {"at": at, "active": active},
     }
     if at != "main_phase":
         data["start"]["battle"] = {"advancing": "A", "geo": "荒野", **(battle or {})}

@@ -1,0 +1,318 @@
+"""Timings (issue 4: TIM-*): the legality table, its command-line export, and the engine agreeing
+with it at real points of a game."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+
+import pytest
+from conftest import make, play, refused, texts
+
+from fsm.cli import main
+from fsm.engine import Game
+from fsm.errors import BadInput
+from fsm.ruleset import builtin
+from fsm.timing import POINTS, legality_table, parse_timings
+
+RULES = builtin()
+TABLE = {row["timing"]: row for row in legality_table(RULES.timings)}
+POINT_NAMES = [p.name for p in POINTS]
+
+
+def allowed(label: str) -> set[str]:
+    """The points where the table lets this timing (or combination) be used at all."""
+    return {p for p in POINT_NAMES if TABLE[label][p] != "—"}
+
+
+# ---------------------------------------------------------------- the table itself
+
+
+def test_tim_normal_only_in_the_own_normal_timing() -> None:
+    """TIM-NORMAL: [通常] is an action in the player's own normal timing and nowhere else."""
+    assert allowed("[通常]") == {"own normal timing"}
+    assert TABLE["[通常]"]["own normal timing"] == "action (TIM-NORMAL)"
+
+
+def test_tim_skl_counter_only_where_a_skill_is_answered() -> None:
+    """TIM-SKL: [反撃：スキル限定] is a counter exactly at the points answering a skill."""
+    skill_points = {p.name for p in POINTS if p.answering == "skill"}
+    assert allowed("[反撃：スキル限定]") == skill_points
+    assert all(TABLE["[反撃：スキル限定]"][p] == "counter (TIM-SKL)" for p in skill_points)
+
+
+def test_tim_abl_counter_only_where_an_ability_is_answered() -> None:
+    """TIM-ABL: [反撃：特殊能力限定] is a counter exactly at the points answering an ability."""
+    assert allowed("[反撃：特殊能力限定]") == {p.name for p in POINTS if p.answering == "ability"}
+
+
+def test_tim_ctr_1_counter_answers_abilities_skills_and_attacks_but_not_the_speed_roll() -> None:
+    """TIM-CTR-1: plain [反撃] answers any ability, skill or attack; the speed dice are not one."""
+    expected = {p.name for p in POINTS if p.answering in ("ability", "skill", "attack")}
+    assert allowed("[反撃]") == expected
+
+
+def test_tim_atk_only_inside_the_attack_timing() -> None:
+    """TIM-ATK: [反撃：攻撃限定] is a counter only while an attack is pending."""
+    assert allowed("[反撃：攻撃限定]") == {p.name for p in POINTS if p.during == "attack"}
+
+
+def test_tim_spd_only_in_speed_determination() -> None:
+    """TIM-SPD: [反撃：スピード限定] answers the dice result and what is used during that timing."""
+    assert allowed("[反撃：スピード限定]") == {p.name for p in POINTS if p.during == "speed"}
+    assert "speed: answering the dice result" in allowed("[反撃：スピード限定]")
+
+
+def test_tim_mf_only_in_the_own_main_phase() -> None:
+    """TIM-MF: [ＭＦ] is an action in the player's own main phase only."""
+    assert allowed("[ＭＦ]") == {"own main phase"}
+
+
+def test_tim_btl_auto_at_battle_start_only() -> None:
+    """TIM-BTL: [戦闘] is never played; it takes effect by itself as the battle starts."""
+    assert allowed("[戦闘]") == {"battle start"}
+    assert TABLE["[戦闘]"]["battle start"].startswith("auto")
+
+
+@pytest.mark.parametrize(
+    ("combo", "parts", "clause"),
+    [
+        ("[通常/反撃]", ("[通常]", "[反撃]"), "TIM-NC"),
+        ("[通常/反撃/スピード]", ("[通常]", "[反撃]", "[反撃：スピード限定]"), "TIM-NCS"),
+    ],
+)
+def test_tim_nc_tim_ncs_combination_is_the_union_of_its_parts(combo: str, parts: tuple[str, ...], clause: str) -> None:
+    """TIM-NC, TIM-NCS (and TIM-1): a combined timing may be used wherever any of its parts may."""
+    assert allowed(combo) == set().union(*(allowed(p) for p in parts)), clause
+    for point in POINT_NAMES:  # and as what the first part allowing it says
+        uses = [TABLE[p][point] for p in parts if TABLE[p][point] != "—"]
+        assert TABLE[combo][point] == (uses[0] if uses else "—"), (clause, point)
+
+
+def test_tim_1_several_timings_in_one_text() -> None:
+    """TIM-1: "通常/反撃/スピード" is three timings; brackets, short names and English keys also read."""
+    assert parse_timings("[通常/反撃/スピード]", RULES.timings) == ("normal", "counter", "counter_speed")
+    assert parse_timings(["normal", "MF"], RULES.timings) == ("normal", "main")
+    with pytest.raises(BadInput, match="unknown timing '夜'"):
+        parse_timings("通常/夜", RULES.timings)
+    with pytest.raises(BadInput, match="at least one timing"):
+        parse_timings("[]", RULES.timings)
+
+
+def test_every_cell_names_a_use_and_a_clause() -> None:
+    """TIM-1: every cell reads '—' or 'action|counter|auto (CLAUSE)', with the timing's own clause."""
+    clauses = {s.label: s.clause for s in RULES.timings.values()}
+    for label, row in TABLE.items():
+        for point in POINT_NAMES:
+            cell = row[point]
+            if cell == "—":
+                continue
+            role, _, rest = cell.partition(" (")
+            assert role in ("action", "counter", "auto") and rest.endswith(")"), cell
+            if label in clauses:
+                assert rest[:-1] == clauses[label], (label, point, cell)
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_cli_timings_markdown_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """TIM-1: `fsm timings` prints the table as Markdown: a header, a rule, one line per row."""
+    assert main(["timings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "| " + " | ".join(["timing", *POINT_NAMES]) + " |"
+    assert set(lines[1].replace(" ", "")) <= {"|", "-"}
+    assert len(lines) == 2 + len(TABLE)
+    row = next(line for line in lines if line.startswith("| [反撃：スキル限定] |"))
+    assert row.count("counter (TIM-SKL)") == len([p for p in POINTS if p.answering == "skill"])
+
+
+def test_cli_timings_csv_and_json_carry_the_same_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """TIM-1: the CSV and JSON exports hold exactly the rows of legality_table."""
+    rows = legality_table(RULES.timings)
+    assert main(["timings", "--format", "csv"]) == 0
+    assert list(csv.DictReader(io.StringIO(capsys.readouterr().out))) == rows
+    assert main(["timings", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == rows
+
+
+def test_cli_timings_with_a_designers_timing(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    """TIM-1: a designer's file adds a row; a broken file is reported, not a traceback."""
+    extra = tmp_path / "mine.toml"
+    extra.write_text(
+        '[timing.counter_attack_only]\nja = "反撃：攻撃のみ"\nen = "attack only"\nrole = "counter"\n'
+        'answers = ["attack"]\nclause = "TIM-ATK"\n',
+        encoding="utf-8",
+    )
+    assert main(["timings", "--format", "json", "--rules", str(extra)]) == 0
+    rows = {r["timing"]: r for r in json.loads(capsys.readouterr().out)}
+    assert {p for p, v in rows["[反撃：攻撃のみ]"].items() if v != "—" and p != "timing"} == {
+        p.name for p in POINTS if p.answering == "attack"
+    }
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[timing.x]\nja = "x"\nen = "x"\nrole = "sometimes"\nclause = "TIM-1"\n', encoding="utf-8")
+    assert main(["timings", "--rules", str(broken)]) == 2
+    assert "role = 'sometimes'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the engine agrees with the table
+
+#: One skill card of B's per row of the table, each needing only 水 and taking no target.
+CARDS = {
+    f"B{i}": {"owner": "B", "condition": "水", "timing": label.strip("[]"), "target": "none", "effect": "nothing"}
+    for i, label in enumerate(TABLE)
+}
+LABEL = {cid: f"[{c['timing']}]" for cid, c in CARDS.items()}
+UNITS = {
+    "岩の巨人": {
+        "owner": "A",
+        "skills": "土 土",
+        "abilities": [
+            {"name": "岩砕き", "kind": "action", "effect": "exhaust"},
+            {
+                "name": "加速",
+                "kind": "cost",
+                "cost": "土",
+                "timing": "反撃：スピード限定",
+                "target": "none",
+                "effect": "speed +1",
+            },
+        ],
+    },
+    "水の精": {"owner": "B", "skills": "水 水"},
+}
+A_CARDS = {
+    "石つぶて": {"owner": "A", "condition": "土", "timing": "通常/反撃/スピード", "effect": "exhaust"},
+}
+
+
+def _battle(**kw: object) -> Game:
+    return make(UNITS, {**CARDS, **A_CARDS}, **kw)  # type: ignore[arg-type]
+
+
+def _speed() -> Game:
+    # the defending side B is asked first about the dice result (variant speed_window_first)
+    return _battle(at="speed", variants={"speed_window_first": "defending"})
+
+
+SETUPS: dict[str, Callable[[], Game]] = {
+    "own main phase": lambda: _battle(at="main_phase", active="B"),
+    "opponent's main phase": lambda: _battle(at="main_phase", active="A"),
+    "own normal timing": lambda: _battle(battle={"turn": "B"}),
+    "opponent's normal timing": lambda: _battle(),
+    "answering an ability": lambda: _then(_battle(), "A: activate 岩砕き of 岩の巨人 on 水の精"),
+    "answering a skill": lambda: _then(_battle(), "A: use 石つぶて by 岩の巨人 on 水の精"),
+    "attack timing: answering the attack": lambda: _then(_battle(), "A: attack 水の精 with 岩の巨人"),
+    "attack timing: answering a skill": lambda: _then(
+        _battle(), "A: attack 水の精 with 岩の巨人", "B: pass", "A: use 石つぶて by 岩の巨人 on 水の精"
+    ),
+    "speed: answering the dice result": _speed,
+    "speed: answering an ability": lambda: _then(_speed(), "B: pass", "A: activate 加速 of 岩の巨人"),
+    "speed: answering a skill": lambda: _then(_speed(), "B: pass", "A: use 石つぶて by 岩の巨人 on 岩の巨人"),
+}
+
+
+def _then(g: Game, *moves: str) -> Game:
+    play(g, *moves)
+    return g
+
+
+@pytest.mark.parametrize("point", list(SETUPS))
+def test_tim_engine_agrees_with_the_legality_table(point: str) -> None:
+    """TIM-* : at each point, each of B's cards is a legal move exactly when the table allows its
+    timing there, and a refusal cites the clause of a timing the card carries."""
+    g = SETUPS[point]()
+    legal = set(texts(g))
+    for cid, label in LABEL.items():
+        move = f"B: use {cid} by 水の精"
+        want = TABLE[label][point] != "—" and not TABLE[label][point].startswith("auto")
+        assert (move in legal) == want, f"{label} at {point}: table says {TABLE[label][point]}"
+        verdict = g.why_not(move)
+        assert verdict.legal == want
+        if not want and g.actor() == "B":
+            carried = {RULES.timings[k].clause for k in parse_timings(label, RULES.timings)}
+            assert verdict.clause in carried | {"TIM-CTR-1"}, (label, point, verdict)
+
+
+# ---------------------------------------------------------------- clause by clause in a game
+
+
+def test_tim_atk_allowed_against_an_attack_refused_against_a_skill_outside_one() -> None:
+    """TIM-ATK: [反撃：攻撃限定] answers an attack (and a skill used inside that attack timing), but
+    not a skill used outside an attack."""
+    cid = next(c for c, label in LABEL.items() if label == "[反撃：攻撃限定]")
+    g = SETUPS["attack timing: answering the attack"]()
+    assert g.why_not(f"B: use {cid} by 水の精").legal
+    g = SETUPS["attack timing: answering a skill"]()
+    assert g.why_not(f"B: use {cid} by 水の精").legal
+    g = SETUPS["answering a skill"]()
+    err = refused(g, f"B: use {cid} by 水の精", "TIM-ATK")
+    assert "石つぶて" in err.message
+
+
+def test_tim_skl_refused_against_an_ability() -> None:
+    """TIM-SKL: [反撃：スキル限定] cannot answer an ability."""
+    cid = next(c for c, label in LABEL.items() if label == "[反撃：スキル限定]")
+    refused(SETUPS["answering an ability"](), f"B: use {cid} by 水の精", "TIM-SKL")
+    assert SETUPS["answering a skill"]().why_not(f"B: use {cid} by 水の精").legal
+
+
+def test_tim_abl_refused_against_a_skill() -> None:
+    """TIM-ABL: [反撃：特殊能力限定] cannot answer a skill card."""
+    cid = next(c for c, label in LABEL.items() if label == "[反撃：特殊能力限定]")
+    refused(SETUPS["answering a skill"](), f"B: use {cid} by 水の精", "TIM-ABL")
+    assert SETUPS["answering an ability"]().why_not(f"B: use {cid} by 水の精").legal
+
+
+def test_tim_spd_answers_the_dice_and_what_is_used_during_speed_only() -> None:
+    """TIM-SPD: a speed counter answers the speed dice, and an ability or skill used during the speed
+    timing; the same card cannot answer a skill in the normal timing."""
+    cid = next(c for c, label in LABEL.items() if label == "[反撃：スピード限定]")
+    for point in ("speed: answering the dice result", "speed: answering an ability", "speed: answering a skill"):
+        assert SETUPS[point]().why_not(f"B: use {cid} by 水の精").legal, point
+    refused(SETUPS["answering a skill"](), f"B: use {cid} by 水の精", "TIM-SPD")
+
+
+def test_tim_spd_ability_used_during_speed_changes_the_result() -> None:
+    """TIM-SPD: an ability answering the dice result resolves before the first player is decided."""
+    g = _speed()
+    before = g.table.battle.totals()["A"]  # type: ignore[union-attr]
+    play(g, "B: pass", "A: activate 加速 of 岩の巨人", "B: pass", "A: pass")
+    assert g.flow.at("normal_timing")
+    assert any("A's speed changes by +1" in e.text for e in g.log)
+    assert g.table.battle.totals()["A"] == before + 1  # type: ignore[union-attr]
+
+
+def test_tim_nc_action_and_counter() -> None:
+    """TIM-NC: a [通常/反撃] card is an action in its own normal timing and a counter in a window."""
+    cid = next(c for c, label in LABEL.items() if label == "[通常/反撃]")
+    assert SETUPS["own normal timing"]().why_not(f"B: use {cid} by 水の精").legal
+    assert SETUPS["answering an ability"]().why_not(f"B: use {cid} by 水の精").legal
+    assert not SETUPS["speed: answering the dice result"]().why_not(f"B: use {cid} by 水の精").legal
+
+
+def test_tim_ncs_also_answers_the_speed_dice() -> None:
+    """TIM-NCS: [通常/反撃/スピード] adds the speed answer to [通常/反撃]."""
+    cid = next(c for c, label in LABEL.items() if label == "[通常/反撃/スピード]")
+    for point in ("own normal timing", "answering an ability", "speed: answering the dice result"):
+        assert SETUPS[point]().why_not(f"B: use {cid} by 水の精").legal, point
+
+
+def test_tim_mf_refused_in_a_battle_and_in_the_opponents_main_phase() -> None:
+    """TIM-MF: [ＭＦ] is used in the own main phase; in the normal timing it is refused under TIM-MF."""
+    cid = next(c for c, label in LABEL.items() if label == "[ＭＦ]")
+    g = SETUPS["own main phase"]()
+    play(g, f"B: use {cid} by 水の精")
+    assert g.table.priority == "A"  # a skill card in the main phase still opens a window (SC-5)
+    refused(SETUPS["own normal timing"](), f"B: use {cid} by 水の精", "TIM-MF")
+    refused(SETUPS["opponent's main phase"](), f"B: use {cid} by 水の精")
+
+
+def test_tim_normal_refused_outside_the_own_normal_timing() -> None:
+    """TIM-NORMAL: [通常] is refused in the main phase, and cannot answer anything."""
+    cid = next(c for c, label in LABEL.items() if label == "[通常]")
+    refused(SETUPS["own main phase"](), f"B: use {cid} by 水の精", "TIM-NORMAL")
+    refused(SETUPS["answering an ability"](), f"B: use {cid} by 水の精", "TIM-CTR-1")
+    refused(SETUPS["opponent's normal timing"](), f"B: use {cid} by 水の精")
