@@ -216,6 +216,109 @@ def _add_timings(sub: _SubParsers) -> None:
     p.set_defaults(func=_cmd_timings)
 
 
+# --- explore / variants (designers) -----------------------------------------
+
+
+def _cmd_explore(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from fsm.errors import BadInput
+    from fsm.explorer import compare, explore_file, format_comparison, format_report, parse_settings
+
+    try:
+        settings = parse_settings(args.variant or [])
+        if args.compare:
+            cmp = compare(
+                args.file,
+                parse_settings(args.compare),
+                position="end" if args.end else "start",
+                variants=settings,
+                depth=args.depth,
+            )
+            print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
+            reports = [cmp.base, cmp.other]
+        else:
+            report = explore_file(
+                args.file, position="end" if args.end else "start", variants=settings, depth=args.depth
+            )
+            print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
+            reports = [report]
+    except BadInput as err:
+        print(f"fsm explore: {err}", file=sys.stderr)
+        return 2
+    return 1 if any(r.dead_ends or r.errors for r in reports) else 0
+
+
+def _add_explore(sub: _SubParsers) -> None:
+    p = sub.add_parser(
+        "explore",
+        help="play every legal line from a scenario's start (or end) and list the distinct endings",
+        description="Explore every legal sequence of moves from a scenario's table, up to --depth moves, "
+        "visiting each distinct table once. Prints the tables visited, the distinct endings (what resolved "
+        "or fizzled, zones and unit states), dead ends and the longest chain. Exit status: 0 done, "
+        "1 a dead end or an engine error was found, 2 bad input.",
+    )
+    p.add_argument("file", metavar="FILE", help="a scenario file (scenarios/, designs/)")
+    p.add_argument("--depth", type=int, default=12, help="at most this many moves per line (default: 12)")
+    p.add_argument("--end", action="store_true", help="start from the scenario's end (after its moves)")
+    p.add_argument(
+        "--variant", action="append", metavar="NAME=VALUE", help="a rule variant or a preset name (repeatable)"
+    )
+    p.add_argument(
+        "--compare", action="append", metavar="NAME=VALUE", help="also explore with this changed and list what differs"
+    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=_cmd_explore)
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from fsm.errors import BadInput
+    from fsm.ruleset import builtin
+    from fsm.variants import SPECS
+
+    def word(v: object) -> str:
+        return str(v).lower() if isinstance(v, bool) else str(v)
+
+    rules = builtin()
+    try:
+        for path in args.rules or []:
+            rules = rules.extend(path)
+    except BadInput as err:
+        print(f"fsm variants: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        rows = [
+            {"name": s.name, "default": s.default, "choices": list(s.choices), "clause": s.clause, "doc": s.doc}
+            for s in SPECS
+        ]
+        presets = [{"name": p.name, "doc": p.doc, "set": dict(p.settings)} for p in rules.presets.values()]
+        print(json.dumps({"variants": rows, "presets": presets}, ensure_ascii=False, indent=2))
+        return 0
+    for s in SPECS:
+        print(f"{s.name} = {word(s.default)}  ({s.clause}; choices: {', '.join(map(word, s.choices))})")
+        print(f"    {s.doc}")
+    for p in rules.presets.values():
+        settings = ", ".join(f"{k}={word(v)}" for k, v in p.settings)
+        print(f"preset {p.name}: {settings}" + (f"  — {p.doc}" if p.doc else ""))
+    return 0
+
+
+def _add_variants(sub: _SubParsers) -> None:
+    p = sub.add_parser(
+        "variants",
+        help="list the named rule variants: name, default, choices, clause, what it decides",
+        description="The points the rules page leaves open, each a named rule variant with its default "
+        "(switch one with --variant NAME=VALUE, or `variants:` in a scenario file).",
+    )
+    p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file; its presets are listed")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_variants)
+
+
 # --- registry ---------------------------------------------------------------
 
 _REGISTRARS: list[Callable[[_SubParsers], None]] = [
@@ -223,6 +326,8 @@ _REGISTRARS: list[Callable[[_SubParsers], None]] = [
     _add_run,
     _add_moves,
     _add_timings,
+    _add_explore,
+    _add_variants,
 ]
 
 

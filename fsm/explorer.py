@@ -298,17 +298,16 @@ def _record_ending(report: Report, judge: _Judge, t: Table, line: Line) -> None:
 
 # ---------------------------------------------------------------- scenarios and variants
 def _game_at(path: str | Path, position: str, settings: Mapping[str, Any]) -> Game:
-    """The scenario's game at its start or end, with its own variants plus ``settings``."""
+    """The scenario's game at its start or end, with its own variants changed by ``settings``."""
     from .scenario import load, play
 
     if position not in ("start", "end"):
         raise BadInput(f"position must be start or end, not {position!r}")
     game, _ = load(path)
-    merged = {**game.variants.changed(), **_expand(game, settings)}
-    variants = Variants(merged)
+    overrides = _expand(game, settings)
     if position == "start":
-        return load(path, variants)[0] if merged != game.variants.changed() else game
-    return play(path, variants).game
+        return load(path, overrides=overrides)[0] if overrides else game
+    return play(path, overrides=overrides, expectations=False).game
 
 
 def _expand(game: Game, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -355,24 +354,29 @@ class Comparison:
     def only_other(self) -> list[Ending]:
         return [e for k, e in self.other.endings.items() if k not in self.base.endings]
 
-    def differences(self) -> list[str]:
-        """What differs, in plain English (empty if nothing does)."""
-        change = ", ".join(f"{k}={_word(v)}" for k, v in self.setting.items())
+    def metric_changes(self) -> list[str]:
+        """The numbers that differ (tables visited, endings, dead ends ...)."""
         out = []
         for label, attr in _METRICS:
             a, b = getattr(self.base, attr), getattr(self.other, attr)
             if a != b:
                 out.append(f"{label}: {_word(a)} → {_word(b)}")
-        a_set, b_set = self.base.outcome_set(), self.other.outcome_set()
-        for r in sorted(b_set - a_set):
-            out.append(f"only with {change}: {r}")
-        for r in sorted(a_set - b_set):
-            out.append(f"only without {change}: {r}")
-        for e in self.only_other:
-            out.append(f"ending only with {change}: {e.describe()}")
-        for e in self.only_base:
-            out.append(f"ending only without {change}: {e.describe()}")
         return out
+
+    def outcome_changes(self) -> list[str]:
+        """What can happen under one setting and not under the other, in plain English."""
+        change = ", ".join(f"{k}={_word(v)}" for k, v in self.setting.items())
+        out = []
+        a_set, b_set = self.base.outcome_set(), self.other.outcome_set()
+        out += [f"only with {change}: {r}" for r in sorted(b_set - a_set)]
+        out += [f"only without {change}: {r}" for r in sorted(a_set - b_set)]
+        out += [f"ending only with {change}: {e.describe()}" for e in self.only_other]
+        out += [f"ending only without {change}: {e.describe()}" for e in self.only_base]
+        return out
+
+    def differences(self) -> list[str]:
+        """Everything that differs (empty if nothing does)."""
+        return self.metric_changes() + self.outcome_changes()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -458,10 +462,15 @@ def format_comparison(cmp: Comparison) -> str:
     ]
     for label, attr in _METRICS:
         out.append(f"  {label:<{width}}  {_word(getattr(cmp.base, attr)):>10}  {_word(getattr(cmp.other, attr))}")
-    diffs = cmp.differences()
+    changes = cmp.outcome_changes()
     out.append("")
-    out.append("what differs:" if diffs else "no difference in what can happen.")
-    out += [f"  - {d}" for d in diffs if not d.startswith(tuple(label + ":" for label, _ in _METRICS))]
+    if changes:
+        out.append("what can happen differently:")
+        out += [f"  - {c}" for c in changes]
+    elif cmp.metric_changes():
+        out.append("the same endings are reachable; only the number of ways there differs.")
+    else:
+        out.append("no difference.")
     return "\n".join(out)
 
 
