@@ -154,6 +154,12 @@ def use_as(timing_keys: Iterable[str], point: Point, timings: Mapping[str, Timin
     return None
 
 
+def answered_by(category: str, timings: Mapping[str, TimingSpec]) -> list[TimingSpec]:
+    """The counter timings that may answer a pending item of this category (TIM-CTR-1 and its
+    limited forms), e.g. for a diagram: ``answered_by("equip", rules.timings)``."""
+    return [t for t in timings.values() if t.role == "counter" and category in t.answers]
+
+
 def refusal_clause(timing_keys: Iterable[str], point: Point, timings: Mapping[str, TimingSpec]) -> str:
     """The clause that forbids these timings here (the most specific counter rule first)."""
     keys = list(timing_keys)
