@@ -663,13 +663,15 @@ class Game:
     def _target_problem(self, target: str, spec: KindSpec, kind: str) -> str | None:
         t = self.table
         b = t.battle
+        # outside a battle (a [ＭＦ] card in the main phase, TIM-MF) there is no battle to stay inside
+        battle_only = spec.targets == "battle" and b is not None
         if kind == "unit":
             u = t.units.get(target)
             if u is None:
                 return f"no unit {target!r}"
             if not u.on_field:
                 return f"{u.name} is not on the field"
-            if spec.targets == "battle" and not self._in_battle(u):
+            if battle_only and not self._in_battle(u):
                 return f"{u.name} is not taking part in the battle; {spec.label} may target only battle participants"
             return None
         if kind == "player":
@@ -679,14 +681,14 @@ class Game:
         if kind == "geo":
             if target not in t.geos:
                 return f"no geo {target!r}"
-            if spec.targets == "battle" and (b is None or b.geo != target):
+            if battle_only and b is not None and b.geo != target:
                 return f"{target} is not the geo of this battle"
             return None
         card = t.cards.get(target)
         if card is None or card.zone != "equipped":
             return f"{target!r} is not an equipped card"
         holder = t.units[card.equipped_to] if card.equipped_to else None
-        if spec.targets == "battle" and (holder is None or not self._in_battle(holder)):
+        if battle_only and (holder is None or not self._in_battle(holder)):
             return f"{card.name} is not equipped on a unit in this battle"
         return None
 

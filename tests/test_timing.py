@@ -316,3 +316,12 @@ def test_tim_normal_refused_outside_the_own_normal_timing() -> None:
     refused(SETUPS["own main phase"](), f"B: use {cid} by 水の精", "TIM-NORMAL")
     refused(SETUPS["answering an ability"](), f"B: use {cid} by 水の精", "TIM-CTR-1")
     refused(SETUPS["opponent's normal timing"](), f"B: use {cid} by 水の精")
+
+
+def test_tim_mf_card_targets_a_unit_outside_any_battle() -> None:
+    """TIM-MF: in the main phase there is no battle, so a [ＭＦ] card may target a unit on the field
+    (the battle-participants limit applies inside a battle only)."""
+    cards = {"足払い": {"owner": "A", "condition": "土", "timing": "ＭＦ", "effect": "exhaust"}}
+    g = make(UNITS, cards, at="main_phase")
+    play(g, "A: use 足払い by 岩の巨人 on 水の精", "B: pass", "A: pass")
+    assert g.table.units["水の精"].acted
