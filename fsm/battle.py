@@ -29,6 +29,21 @@ if TYPE_CHECKING:
     from .engine import Game
 
 
+#: What each event means, for diagrams: (Japanese, English, clause).
+MEANINGS: dict[str, tuple[str, str, str]] = {
+    "advance": ("進軍", "advance into an enemy-held geo", "FLOW-ADV"),
+    "end_turn": ("メインフェイズ終了", "end the main phase", "TIM-MF"),
+    "next_step": ("次の手順", "next step", "FLOW-QS"),
+    "to_formation": ("隊列変更へ", "on to formation", "FLOW-QS"),
+    "next_side": ("後の陣営へ", "other side", "FLOW-FORM"),
+    "to_speed": ("スピード決定へ", "on to speed", "FLOW-FORM"),
+    "speed_decided": ("先攻決定", "first player decided", "FLOW-SPD"),
+    "next_timing": ("次の通常タイミング", "next normal timing", "FLOW-NORMAL"),
+    "end_battle": ("戦闘終了", "end the battle", "FLOW-END"),
+    "cleanup": ("戦闘後処理", "battle cleanup", "FLOW-CLEANUP"),
+}
+
+
 class GameFlow(StateChart):  # type: ignore[misc]
     """Main phase and battle (FLOW-*, MAR-1, TIM-MF, QS-1, TIM-SPD, TIM-NORMAL)."""
 

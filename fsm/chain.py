@@ -29,6 +29,23 @@ if TYPE_CHECKING:
     from .engine import Game
 
 
+#: What each event and guard means, for diagrams: (Japanese, English, clause).  A ``!name``
+#: entry is how the negated guard reads.
+MEANINGS: dict[str, tuple[str, str, str]] = {
+    "open_window": ("反撃受付開始", "open the counter window", "TIM-CTR-1"),
+    "counter": ("反撃", "counter", "TIM-CTR-2"),
+    "pass_priority": ("パス", "pass", "TIM-CTR-2"),
+    "resolve_next": ("新しい順に解決", "resolve the newest item", "TIM-CTR-3"),
+    "items_remain": ("チェーンに残りあり", "items remain", "TIM-CTR-3"),
+    "!items_remain": ("チェーンが空", "chain is empty", "TIM-CTR-3"),
+    "reopen_between_resolutions": (
+        "変種：解決の間に反撃可",
+        "variant counters_between_resolutions",
+        "TIM-CTR-3",
+    ),
+}
+
+
 class TableSlot:
     """Model for the table-level machines: reads and writes one field of the table."""
 

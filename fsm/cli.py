@@ -216,6 +216,48 @@ def _add_timings(sub: _SubParsers) -> None:
     p.set_defaults(func=_cmd_timings)
 
 
+# --- diagrams (Graphviz / Mermaid) -------------------------------------------
+
+
+def _cmd_diagrams(args: argparse.Namespace) -> int:
+    import sys
+
+    from statemachine.contrib.diagram import GraphvizError
+
+    from fsm.diagrams import parse_formats, write_all
+    from fsm.errors import BadInput
+    from fsm.ruleset import builtin
+
+    try:
+        formats = parse_formats(args.format)
+        rules = builtin()
+        for path in args.rules or []:
+            rules = rules.extend(path)
+        written = write_all(args.out, args.lang, formats, rules)
+    except BadInput as err:
+        print(f"fsm diagrams: {err}", file=sys.stderr)
+        return 2
+    except GraphvizError as err:  # also: Graphviz not installed
+        print(f"fsm diagrams: {err}\nInstall Graphviz with ./scripts/setup.sh (package graphviz).", file=sys.stderr)
+        return 2
+    print(f"wrote {len(written)} files to {args.out}")
+    return 0
+
+
+def _add_diagrams(sub: _SubParsers) -> None:
+    p = sub.add_parser(
+        "diagrams",
+        help="draw every state machine (ability kinds, 【同調】, skills, counter chain, game flow) as SVG/PNG/Mermaid",
+        description="Write one diagram per state machine, labelled with rule terms and clause IDs, and an "
+        "index README.md, into --out.  The committed diagrams/ folder is exactly what this writes by default.",
+    )
+    p.add_argument("--out", default="diagrams", metavar="DIR", help="output folder (default: diagrams)")
+    p.add_argument("--lang", choices=("ja", "en", "both"), default="both", help="label language (default: both)")
+    p.add_argument("--format", default="svg,mmd", metavar="LIST", help="comma list of svg, png, mmd (default: svg,mmd)")
+    p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file; its kinds are drawn too")
+    p.set_defaults(func=_cmd_diagrams)
+
+
 # --- explore / variants (designers) -----------------------------------------
 
 
@@ -326,6 +368,7 @@ _REGISTRARS: list[Callable[[_SubParsers], None]] = [
     _add_run,
     _add_moves,
     _add_timings,
+    _add_diagrams,
     _add_explore,
     _add_variants,
 ]

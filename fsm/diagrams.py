@@ -1,0 +1,841 @@
+"""Rule diagrams: every state machine, drawn from the machine itself, labelled for rules readers.
+
+The pipeline is python-statemachine's own: ``extract(machine)`` gives a ``DiagramGraph``,
+and its Graphviz and Mermaid renderers draw it.  This module adds what a rules reader needs:
+
+* labels in the words of the rules page, with the clause each step follows (:mod:`fsm.labels`);
+* one palette: a green 発動 / resolved, a red dashed 不発 / fizzled and red dashed fizzle
+  edges, blue counter-window states, amber for where a live game is now;
+* byte-for-byte reproducible files (no memory addresses, no Graphviz version comment).
+
+Entry points:
+
+* :func:`machines` — every machine of a :class:`~fsm.ruleset.Ruleset`: the game flow, the
+  counter chain, one procedure per kind (designer kinds included) and each ability kind
+  wrapped in 【同調】;
+* :func:`write_all` — the files of ``python -m fsm diagrams`` (SVG, PNG, Mermaid, README);
+* :func:`render_machine` — one machine, optionally with its current state highlighted;
+* :func:`live_svg` — where a running :class:`~fsm.engine.Game` stands: the flow, and while
+  the chain is open the chain as a stack, the counter-chain state and the top item's
+  procedure.  Renders are cached by configuration (:func:`cache_stats`), so stepping a
+  notebook re-draws instantly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from html import escape as _html_escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pydot
+from statemachine import StateChart
+from statemachine.contrib.diagram.extract import extract
+from statemachine.contrib.diagram.graphviz import run_graphviz
+from statemachine.contrib.diagram.model import (
+    ActionType,
+    DiagramAction,
+    DiagramGraph,
+    DiagramState,
+    DiagramTransition,
+)
+from statemachine.contrib.diagram.renderers.dot import DotRenderer, DotRendererConfig
+from statemachine.contrib.diagram.renderers.mermaid import MermaidRenderer, MermaidRendererConfig
+
+from .battle import GameFlow
+from .catalogue import CLAUSES
+from .chain import CounterChain
+from .errors import BadInput
+from .kinds import WORDS, KindSpec
+from .labels import LANGS, Labeller, Lang, Term, caption, state_term
+from .procedures import Procedure, procedure_class
+from .ruleset import Ruleset, builtin
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+FONT = "IPAexGothic"  # Debian fonts-ipaexfont-gothic: Japanese glyphs in SVG and PNG
+FORMATS = ("svg", "png", "mmd")
+
+# One palette (slate for structure; green, red, blue, amber for meaning).
+INK = "#1e293b"
+MUTED = "#64748b"
+LINE = "#475569"
+PAPER = "#ffffff"
+STATE_FILL = "#f8fafc"
+CLUSTER_FILL = "#f1f5f9"
+CLUSTER_LINE = "#94a3b8"
+GOOD, GOOD_FILL = "#15803d", "#dcfce7"
+BAD, BAD_FILL = "#b91c1c", "#fee2e2"
+WINDOW, WINDOW_FILL = "#1d4ed8", "#dbeafe"
+ACTIVE, ACTIVE_FILL, ACTIVE_PALE = "#b45309", "#fde68a", "#fffbeb"
+
+OR = {"ja": "または", "en": "or", "both": "or"}
+
+#: What a state is, for its colour: resolves (good), fizzles (bad), a counter window.
+ROLES = {
+    "resolved": "good",
+    "fizzled": "bad",
+    "counter_window": "window",
+    "priority_opponent": "window",
+    "priority_declarer": "window",
+}
+_COLOURS = {"": (LINE, STATE_FILL), "good": (GOOD, GOOD_FILL), "bad": (BAD, BAD_FILL), "window": (WINDOW, WINDOW_FILL)}
+
+
+# ---------------------------------------------------------------------------------- the model
+
+
+@dataclass
+class LabelledState(DiagramState):
+    """A state of the extracted graph, with its rule term and colour role."""
+
+    term: Term = field(default_factory=lambda: Term("", ""))
+    role: str = ""
+    stays: list[Term] = field(default_factory=list)  # events that keep the machine here
+
+
+@dataclass
+class LabelledTransition(DiagramTransition):
+    """A transition of the extracted graph, with the rule terms of its event, guards, actions."""
+
+    event_term: Term | None = None
+    guard_terms: list[Term] = field(default_factory=list)
+    action_terms: list[Term] = field(default_factory=list)
+    role: str = ""
+    alternatives: bool = False  # the guards are alternatives (any one), not all required
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """One machine to draw, with what the index says about it."""
+
+    stem: str  # file name without extension
+    machine: type[StateChart]
+    title: Term
+    summary: str  # one line, for the index
+    rankdir: str = "LR"
+
+
+def _class_transitions(states: Iterable[Any]) -> list[Any]:
+    """The machine's transitions in the order ``extract`` lists them (depth first)."""
+    out: list[Any] = []
+    for state in states:
+        out.extend(state.transitions)
+        out.extend(_class_transitions(state.states))
+    return out
+
+
+def _class_states(states: Iterable[Any]) -> list[Any]:
+    out: list[Any] = []
+    for state in states:
+        out.append(state)
+        out.extend(_class_states(state.states))
+    return out
+
+
+def machine_class(machine: StateChart | type[StateChart]) -> type[StateChart]:
+    return machine if isinstance(machine, type) else type(machine)
+
+
+def labelled_graph(
+    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = ()
+) -> tuple[DiagramGraph, list[str]]:
+    """The machine's ``DiagramGraph`` with rule terms, colour roles and ``active`` marked.
+
+    Returns the graph and the clause IDs its labels cite, in catalogue order.
+    """
+    graph = extract(machine)
+    lab = Labeller(machine)
+    cited: set[str] = set(dict(lab.spec.clauses).values()) if lab.spec else set()
+    active = set(active)
+    active_ids = {s.id for s in _class_states(machine.states) if s.value in active}
+
+    def convert(state: DiagramState) -> LabelledState:
+        base = {f.name: getattr(state, f.name) for f in fields(DiagramState)}
+        base["children"] = [convert(c) for c in state.children]
+        base["is_active"] = state.id in active_ids
+        return LabelledState(**base, term=state_term(state.name), role=ROLES.get(state.id, ""))
+
+    states = [convert(s) for s in graph.states]
+    by_id = {s.id: s for s in _walk(states)}
+    transitions: list[DiagramTransition] = []
+    class_transitions = _class_transitions(machine.states)
+    assert len(class_transitions) == len(graph.transitions), "extract() and the class disagree"
+    for t, ct in zip(graph.transitions, class_transitions, strict=True):
+        base = {f.name: getattr(t, f.name) for f in fields(DiagramTransition)}
+        if t.is_initial:
+            transitions.append(LabelledTransition(**base))
+            continue
+        events = [lab.event(str(e.id)) for e in ct.events]
+        event = Term(" · ".join(e.ja for e in events), " · ".join(e.en for e in events), events[0].clause)
+        guards = [lab.guard(g) for g in t.guards]
+        actions = [lab.action(str(c.func)) for c in ct.on if not c.is_convention]
+        cited.update(x.clause for x in (*events, *guards, *actions) if x.clause)
+        base["event"] = event.text(lang)
+        base["guards"] = [g.text(lang) for g in guards]
+        base["actions"] = [a.text(lang) for a in actions]
+        target_role = by_id[t.targets[0]].role if t.targets and t.targets[0] in by_id else ""
+        lt = LabelledTransition(**base, event_term=event, guard_terms=guards, action_terms=actions, role=target_role)
+        if t.is_internal:
+            source = by_id[t.source]
+            source.stays.append(event)
+            source.actions.append(DiagramAction(ActionType.INTERNAL, event.text(lang)))
+        transitions.append(lt)
+    transitions = _merge_alternatives(transitions)
+    if lab.spec is not None:
+        cited.update(value.clause for _, value in caption(lab.spec))
+    graph.states = states
+    graph.transitions = transitions
+    return graph, [c for c in CLAUSES if c in cited] + sorted(cited - set(CLAUSES))
+
+
+def _merge_alternatives(transitions: list[DiagramTransition]) -> list[DiagramTransition]:
+    """One edge for parallel transitions that differ only in their guard (the fizzle reasons)."""
+    out: list[DiagramTransition] = []
+    seen: dict[tuple[Any, ...], LabelledTransition] = {}
+    for t in transitions:
+        key = (t.source, tuple(t.targets), t.event, tuple(t.actions), t.is_internal)
+        first = seen.get(key)
+        if isinstance(t, LabelledTransition) and len(t.guards) == 1 and t.event_term is not None:
+            if first is not None and len(first.guards) >= 1 and (first.alternatives or len(first.guards) == 1):
+                first.guards.append(t.guards[0])
+                first.guard_terms.append(t.guard_terms[0])
+                first.alternatives = True
+                continue
+            seen[key] = t
+        out.append(t)
+    return out
+
+
+def collapse_inactive(graph: DiagramGraph) -> DiagramGraph:
+    """Fold every compound state the machine is not in into one box (the live view)."""
+    removed: set[str] = set()
+    for state in _walk(graph.states):
+        if state.children and not state.is_active:
+            removed |= {c.id for c in _walk(state.children)}
+            state.children = []
+    graph.transitions = [t for t in graph.transitions if t.source not in removed and not set(t.targets) & removed]
+    graph.compound_state_ids = {s.id for s in _walk(graph.states) if s.children}
+    graph.bidirectional_compound_ids &= graph.compound_state_ids
+    return graph
+
+
+def _walk(states: Sequence[DiagramState]) -> Iterable[DiagramState]:
+    for s in states:
+        yield s
+        yield from _walk(s.children)
+
+
+# ---------------------------------------------------------------------------------- Graphviz
+
+
+def escape(text: str) -> str:
+    """HTML-escape for a Graphviz label; brackets too, which Graphviz 2.43 misreads after a tag."""
+    return _html_escape(text, quote=False).replace("[", "&#91;").replace("]", "&#93;")
+
+
+def _rows(*cells: str) -> str:
+    body = "".join(f"<tr><td>{c}</td></tr>" for c in cells if c)
+    return f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
+
+
+def _words(term: Term, lang: Lang, size: int, colour: str = INK, bold: bool = False) -> list[str]:
+    """A term as one or two HTML lines: the Japanese in ink, the English below it in grey."""
+    ja, en = escape(term.ja), escape(term.en)
+    first = ja if lang != "en" else en
+    lines = [f'<font point-size="{size}" color="{colour}">{f"<b>{first}</b>" if bold else first}</font>']
+    if lang == "both" and term.en != term.ja:
+        lines.append(f'<font point-size="{size - 2}" color="{MUTED}">{en}</font>')
+    return lines
+
+
+def _cite(term: Term) -> str:
+    return f' <font color="{MUTED}">({escape(term.clause)})</font>' if term.clause else ""
+
+
+def _inline(term: Term, lang: Lang, colour: str = INK) -> str:
+    return f'<font color="{colour}">{escape(term.words(lang))}</font>{_cite(term)}'
+
+
+class StyledDotRenderer(DotRenderer):
+    """python-statemachine's DOT renderer, with rule labels and the palette."""
+
+    def __init__(self, lang: Lang = "both", rankdir: str = "LR", live: bool = False) -> None:
+        super().__init__(
+            DotRendererConfig(
+                graph_rankdir=rankdir,
+                font_name=FONT,
+                state_font_size="11",
+                transition_font_size="9",
+                state_active_fillcolor=ACTIVE_FILL,
+                graph_attrs={
+                    "bgcolor": PAPER,
+                    "fontcolor": INK,
+                    "labelloc": "t",
+                    "labeljust": "l",
+                    "nodesep": "0.2" if live else "0.25",
+                    "ranksep": "0.2" if live else "0.35",
+                    "pad": "0.15",
+                    "splines": "spline",
+                },
+                node_attrs={"color": LINE, "fontcolor": INK},
+                edge_attrs={"color": LINE, "fontcolor": INK, "arrowsize": "0.7", "penwidth": "1.2"},
+            )
+        )
+        self.lang = lang
+        self.live = live  # the notebook view: labels without clause IDs and actions, tighter
+
+    def _create_initial_node(self, node_id: str) -> pydot.Node:
+        node = super()._create_initial_node(node_id)
+        node.set("fillcolor", INK)
+        node.set("color", INK)
+        return node
+
+    def _create_atomic_node(self, state: DiagramState) -> pydot.Node:
+        assert isinstance(state, LabelledState)
+        colour, fill = _COLOURS[state.role]
+        cells = _words(state.term, self.lang, 11, bold=True)
+        for stay in state.stays:
+            text = escape(stay.words(self.lang)) if self.live else _inline(stay, self.lang, MUTED)
+            cells.append(f'<font point-size="8" color="{MUTED}">{text}</font>')
+        style = "rounded,filled" + (",dashed" if state.role == "bad" else "")
+        penwidth = "1.5"
+        if state.is_active:
+            colour, fill, penwidth = ACTIVE, ACTIVE_FILL, "3"
+        return pydot.Node(
+            state.id,
+            label=f"<{_rows(*cells)}>",
+            shape="rectangle",
+            style=style,
+            color=colour,
+            fillcolor=fill,
+            penwidth=penwidth,
+            margin="0.12,0.04",
+            peripheries=2 if state.type.value == "final" else 1,
+        )
+
+    def _create_compound_subgraph(self, state: DiagramState) -> pydot.Subgraph:
+        assert isinstance(state, LabelledState)
+        colour, fill, penwidth = (
+            (ACTIVE, ACTIVE_PALE, "2.5") if state.is_active else (CLUSTER_LINE, CLUSTER_FILL, "1.2")
+        )
+        cells = _words(state.term, self.lang, 11, bold=True)
+        return pydot.Subgraph(
+            graph_name=f"cluster_{state.id}",
+            label=f"<{_rows(*cells)}>",
+            style="rounded,filled",
+            fillcolor=fill,
+            color=colour,
+            cluster="true",
+            penwidth=penwidth,
+            fontname=FONT,
+            margin="8",
+        )
+
+    def _create_edges(self, transition: DiagramTransition) -> list[pydot.Edge]:
+        assert isinstance(transition, LabelledTransition)
+        colour = {"good": GOOD, "bad": BAD}.get(transition.role, LINE)
+        edges = []
+        for i, target in enumerate(transition.targets or [None]):
+            src, dst, extra = self._resolve_edge_endpoints(transition, target)
+            label = "label"
+            if target in self._initials and target != transition.source:
+                # A way back to where the machine starts is laid out as a forward edge drawn
+                # backwards, so it does not push the start below the rest.
+                src, dst = dst, src
+                extra = {{"ltail": "lhead", "lhead": "ltail"}[k]: v for k, v in extra.items()}
+                extra["dir"] = "back"
+            elif target == transition.source and target in self._back_sources:
+                # That way back runs down the east side: keep the loop on the west, its label
+                # placed where it overlaps nothing.
+                extra.update(tailport="s", headport="w")
+                label = "xlabel"
+            edges.append(
+                pydot.Edge(
+                    src,
+                    dst,
+                    **{label: self._edge_label(transition, colour) if i == 0 else ""},
+                    minlen=2 if extra.keys() & {"ltail", "lhead"} else 1,
+                    color=colour,
+                    style="dashed" if transition.role == "bad" else "solid",
+                    penwidth="1.6" if transition.role else "1.2",
+                    **extra,
+                )
+            )
+        return edges
+
+    def _state_node_id(self, state_id: str) -> str:
+        return self._entry_leaf.get(state_id, state_id)
+
+    def _resolve_edge_endpoints(
+        self, transition: DiagramTransition, target_id: str | None
+    ) -> tuple[str, str, dict[str, Any]]:
+        # An edge out of a compound state leaves the cluster's border from its last step; an
+        # edge into one goes to the step it starts in: the flow reads from top to bottom.
+        src, dst, extra = super()._resolve_edge_endpoints(transition, target_id)
+        extra.pop("lhead", None)
+        dst = self._entry_leaf.get(target_id or "", dst)
+        if transition.source != target_id:
+            src = self._exit_leaf.get(transition.source, src)
+        return src, dst, extra
+
+    def _create_compound_anchor_nodes(self, state: DiagramState) -> list[pydot.Node]:
+        return []  # edges use the first and last steps instead (see _resolve_edge_endpoints)
+
+    def render(self, graph: DiagramGraph) -> pydot.Dot:
+        self._initials = {s.id for s in _walk(graph.states) if s.is_initial}
+        self._back_sources = {
+            t.source for t in graph.transitions if set(t.targets) & self._initials and t.source not in t.targets
+        }
+        inner = {t.source for t in graph.transitions if not t.is_initial and not t.is_internal}
+        self._entry_leaf: dict[str, str] = {}
+        self._exit_leaf: dict[str, str] = {}
+        for state in _walk(graph.states):
+            if not state.children:
+                continue
+            leaf = state
+            while leaf.children:
+                leaf = next((c for c in leaf.children if c.is_initial), leaf.children[0])
+            self._entry_leaf[state.id] = leaf.id
+            ends = [s.id for s in _walk(state.children) if not s.children and s.id not in inner]
+            self._exit_leaf[state.id] = ends[-1] if ends else leaf.id
+        return super().render(graph)
+
+    def _or(self, index: int, t: LabelledTransition) -> str:
+        return f"{OR[self.lang]} " if index and t.alternatives else ""
+
+    def _edge_label(self, t: LabelledTransition, colour: str) -> str:
+        if t.event_term is None:
+            return ""
+        ink = colour if colour != LINE else INK
+        if self.live:
+            event = f'<b><font color="{ink}">{escape(t.event_term.words(self.lang))}</font></b>'
+            guards = [
+                f'<font color="{ink}">{self._or(i, t)}&#91;{escape(g.words(self.lang))}&#93;</font>'
+                for i, g in enumerate(t.guard_terms)
+            ]
+            return f"<{_rows(event, *guards)}>"
+        lines = [f"<b>{_inline(t.event_term, self.lang, ink)}</b>"]
+        lines += [f"{self._or(i, t)}&#91;{_inline(g, self.lang, ink)}&#93;" for i, g in enumerate(t.guard_terms)]
+        lines += [f'<font color="{MUTED}">/</font> {_inline(a, self.lang)}' for a in t.action_terms]
+        body = "".join(f'<tr><td align="left">{line}</td></tr>' for line in lines)
+        return f'<<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>>'
+
+
+def _title_label(
+    title: Term, lang: Lang, rows: Sequence[tuple[Term, Term]] = (), note: str = "", size: int = 14
+) -> str:
+    """The graph's heading: title, then what the kind is (a small two-column table), then a note."""
+    cells = [f"<tr><td align='left'>{c}</td></tr>" for c in _words(title, lang, size, bold=True)]
+    if rows:
+        body = "".join(
+            f'<tr><td align="left"><font point-size="9" color="{MUTED}">{escape(k.words(lang))}</font></td>'
+            f'<td align="left"><font point-size="9">{_inline(v, lang)}</font></td></tr>'
+            for k, v in rows
+        )
+        table = f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
+        cells.append(f"<tr><td align='left'>{table}</td></tr>")
+    if note:
+        cells.append(f'<tr><td align="left"><font point-size="9" color="{MUTED}">{escape(note)}</font></td></tr>')
+    return f'<<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{"".join(cells)}</table>>'
+
+
+_MEMORY_IDS = re.compile(r"(__initial_|cluster___atomic_)(\d+)")
+_VERSION_COMMENT = re.compile(r"<!-- Generated by graphviz[^>]*-->\n")
+
+
+def _stable_ids(dot_source: str) -> str:
+    """Replace the ``id()`` numbers python-statemachine puts in node names by 1, 2, 3..."""
+    seen: dict[str, str] = {}
+    return _MEMORY_IDS.sub(lambda m: m.group(1) + seen.setdefault(m.group(2), str(len(seen) + 1)), dot_source)
+
+
+def dot_source(
+    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = (), live: bool = False
+) -> tuple[str, list[str]]:
+    """The styled DOT source of a machine, and the clause IDs it cites."""
+    diagram = describe(machine)
+    graph, cited = labelled_graph(machine, lang, active)
+    graph.name = diagram.stem
+    if live:
+        collapse_inactive(graph)
+    dot = StyledDotRenderer(lang, diagram.rankdir, live).render(graph)
+    spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
+    if live:  # a small heading only: the notebook shows the rest beside it
+        heading = _title_label(diagram.title, lang, size=11)
+    elif spec is not None:  # what the kind is; its steps are the diagram itself
+        heading = _title_label(diagram.title, lang, caption(spec))
+    else:
+        heading = _title_label(diagram.title, lang, note="" if lang == "ja" else diagram.summary)
+    dot.set("label", heading)
+    return _stable_ids(dot.to_string()), cited
+
+
+def run_dot(source: str, fmt: str) -> bytes:
+    """Graphviz output without the version comment, so a file only changes when the diagram does."""
+    out = run_graphviz(source, fmt)
+    if fmt == "svg":
+        out = _VERSION_COMMENT.sub("", out.decode("utf-8")).encode("utf-8")
+    return out
+
+
+# ---------------------------------------------------------------------------------- Mermaid
+
+
+class StyledMermaidRenderer(MermaidRenderer):
+    """python-statemachine's Mermaid renderer, with rule labels, actions and the palette."""
+
+    def __init__(self, rankdir: str = "LR") -> None:
+        super().__init__(MermaidRendererConfig(direction=rankdir, active_fill=ACTIVE_FILL, active_stroke=ACTIVE))
+
+    def render(self, graph: DiagramGraph) -> str:
+        text = super().render(graph)
+        roles = sorted({(s.role, s.id) for s in _walk(graph.states) if isinstance(s, LabelledState) and s.role})
+        if not roles:
+            return text
+        lines = [""]
+        for role in sorted({r for r, _ in roles}):
+            colour, fill = _COLOURS[role]
+            dash = ",stroke-dasharray:5 5" if role == "bad" else ""
+            lines.append(f"    classDef {role} fill:{fill},stroke:{colour},color:{INK}{dash}")
+        lines += [f"    class {sid} {role}" for role, sid in roles]
+        return text + "\n".join(lines) + "\n"
+
+
+def mermaid_source(machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = ()) -> str:
+    diagram = describe(machine)
+    graph, _ = labelled_graph(machine, lang, active)
+    for state in _walk(graph.states):
+        assert isinstance(state, LabelledState)
+        state.name = state.term.words(lang)
+    for t in graph.transitions:
+        # One label per edge (Mermaid draws a transition once per source, target and label).
+        guards = [f"{OR[lang] + ' ' if i and t.alternatives else ''}[{g}]" for i, g in enumerate(t.guards)]
+        t.event = " ".join([t.event, *guards, *(f"/ {a}" for a in t.actions)]).strip()
+        t.guards, t.actions = [], []
+    head = f"---\ntitle: {diagram.title.words(lang)}\n---\n"
+    return head + StyledMermaidRenderer(diagram.rankdir).render(graph)
+
+
+# ---------------------------------------------------------------------------------- what to draw
+
+
+def describe(machine: type[StateChart]) -> Diagram:
+    """File name, title and one-line summary of a machine class."""
+    if issubclass(machine, Procedure):
+        spec: KindSpec = machine.spec
+        steps = "declare → counter window → recheck" if spec.counter_window else "declare → recheck (no window)"
+        reasons = ", ".join(WORDS[r][1] for r in spec.fizzle_if)
+        ending = f"resolves, or fizzles if: {reasons}" if reasons else "always resolves"
+        sync = "; the 【同調】 partner is checked at declaration and recheck" if spec.sync else ""
+        summary = f"{steps} → {ending}{sync}."
+        stem = ("sync_" if spec.sync else "kind_") + re.sub(r"[^\w-]", "_", spec.key.removeprefix("sync_"))
+        title = Term(spec.label, f"{'sync ' if spec.sync else ''}{spec.en} procedure")
+        return Diagram(stem, machine, title, summary, "TB")
+    if issubclass(machine, GameFlow):
+        summary = (
+            "The main phase and the battle: quick summon, formation, speed determination, "
+            "normal timings, battle end, cleanup."
+        )
+        return Diagram("game_flow", machine, Term("ゲームの流れ", "game flow"), summary, "TB")
+    if issubclass(machine, CounterChain):
+        summary = "The [反撃] window: who may counter, two passes close it, items resolve newest first."
+        return Diagram("counter_chain", machine, Term("反撃チェーン", "counter chain"), summary, "TB")
+    name = machine.__name__
+    return Diagram(re.sub(r"[^\w-]", "_", name), machine, Term(name, name), machine.__doc__ or "")
+
+
+def machines(rules: Ruleset | None = None) -> list[Diagram]:
+    """Every machine of these rules: flow, chain, each kind, each ability kind in 【同調】."""
+    rules = rules or builtin()
+    specs = list(rules.kinds.values())
+    specs += [spec.with_sync() for spec in rules.kinds.values() if spec.category == "ability"]
+    return [describe(GameFlow), describe(CounterChain)] + [describe(procedure_class(s)) for s in specs]
+
+
+# ---------------------------------------------------------------------------------- rendering
+
+
+def _check(lang: str, fmt: str) -> None:
+    if lang not in LANGS:
+        raise BadInput(f"unknown language {lang!r}; use one of: {', '.join(LANGS)}")
+    if fmt not in (*FORMATS, "dot"):
+        raise BadInput(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}, dot")
+
+
+@lru_cache(maxsize=1024)
+def _render(machine: type[StateChart], active: tuple[Any, ...], lang: Lang, fmt: str, live: bool) -> str | bytes:
+    if fmt == "mmd":
+        return mermaid_source(machine, lang, active)
+    source, _ = dot_source(machine, lang, active, live)
+    if fmt == "dot":
+        return source
+    out = run_dot(source, fmt)
+    return out.decode("utf-8") if fmt == "svg" else out
+
+
+def render_machine(
+    machine: StateChart | type[StateChart],
+    lang: Lang = "both",
+    fmt: str = "svg",
+    active: Any = None,
+) -> str | bytes:
+    """One machine as SVG text, PNG bytes, Mermaid (``mmd``) or DOT text.
+
+    ``active`` is a state value or a collection of them to highlight; by default an instance
+    highlights its own current states.  Cached by (class, active states, lang, format).
+    """
+    _check(lang, fmt)
+    if active is None:
+        active = () if isinstance(machine, type) else tuple(machine.configuration_values)
+    elif isinstance(active, str) or not isinstance(active, Iterable):
+        active = (active,)
+    return _render(machine_class(machine), tuple(sorted(map(str, active))), lang, fmt, False)
+
+
+# ---------------------------------------------------------------------------------- live view
+
+
+@dataclass(frozen=True)
+class _Position:
+    """Everything the live picture depends on; hashable, so it keys the cache."""
+
+    flow: type[StateChart]
+    flow_active: tuple[str, ...]
+    chain_active: tuple[str, ...]
+    top: type[StateChart] | None
+    top_state: str
+    stack: tuple[str, ...]
+    lang: Lang
+
+
+def _position(game: Game, lang: Lang) -> _Position:
+    table = game.table
+    rows: list[str] = []
+    for item in reversed(table.chain):
+        by = table.units[item.unit].name if item.unit in table.units else item.declarer
+        rows.append(f"#{item.seq} {game._spec(item).label} {game._source_name(item)} by {by}")
+    top = table.chain[-1] if table.chain else None
+    return _Position(
+        type(game.flow),
+        tuple(map(str, game.flow.configuration_values)),
+        tuple(map(str, game.chain.configuration_values)) if table.chain else (),
+        procedure_class(game._spec(top)) if top else None,
+        str(top.state) if top else "",
+        tuple(rows),
+        lang,
+    )
+
+
+def _stack_svg(rows: tuple[str, ...], lang: Lang) -> str:
+    """The chain as a stack: depth, then each item, newest (top) first."""
+    head = Term("チェーン", "chain").words(lang)
+    depth = {"ja": f"深さ {len(rows)}", "en": f"depth {len(rows)}", "both": f"深さ depth {len(rows)}"}[lang]
+    cells = [
+        f'<tr><td align="left" bgcolor="{PAPER}"><b>{escape(head)}</b>  <font color="{MUTED}">{depth}</font></td></tr>'
+    ]
+    for i, row in enumerate(rows):
+        fill = ACTIVE_FILL if i == 0 else WINDOW_FILL
+        cells.append(f'<tr><td align="left" bgcolor="{fill}" border="1" color="{WINDOW}">{escape(row)}</td></tr>')
+    label = f'<<table border="0" cellborder="0" cellspacing="3" cellpadding="5">{"".join(cells)}</table>>'
+    graph = pydot.Dot("chain_stack", graph_type="digraph", bgcolor=PAPER, pad="0.1")
+    graph.add_node(pydot.Node("stack", shape="plaintext", fontname=FONT, fontsize="10", fontcolor=INK, label=label))
+    return run_dot(graph.to_string(), "svg").decode("utf-8")
+
+
+_SVG_ROOT = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+
+
+def _size(svg: str) -> tuple[float, float]:
+    m = _SVG_ROOT.search(svg)
+    assert m, "Graphviz SVG without a size"
+    return float(m.group(1)), float(m.group(2))
+
+
+def compose(rows: Sequence[Sequence[str]], gap: float = 8.0, width: float = 600.0) -> str:
+    """Lay Graphviz SVGs out in rows, as one SVG; a row wider than ``width`` pt is scaled down."""
+    parts: list[str] = []
+    y = 0.0
+    total_w = 0.0
+    n = 0
+    for row in rows:
+        sizes = [_size(s) for s in row]
+        natural = sum(w for w, _ in sizes) + gap * (len(row) - 1)
+        scale = min(1.0, width / natural)
+        x = 0.0
+        row_h = 0.0
+        for svg, (w, h) in zip(row, sizes, strict=True):
+            n += 1
+            body = svg[svg.index("<svg") :]
+            body = re.sub(r' id="', f' id="p{n}_', body)
+            body = _SVG_ROOT.sub(
+                f'<svg x="{x:.2f}" y="{y:.2f}" width="{w * scale:.2f}" height="{h * scale:.2f}"', body, count=1
+            )
+            parts.append(body)
+            x += (w + gap) * scale
+            row_h = max(row_h, h * scale)
+        total_w = max(total_w, x - gap * scale)
+        y += row_h + gap
+    total_h = y - gap
+    return (
+        f'<svg width="{total_w:.2f}pt" height="{total_h:.2f}pt" viewBox="0 0 {total_w:.2f} {total_h:.2f}" '
+        'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">\n'
+        f'<rect width="100%" height="100%" fill="{PAPER}"/>\n' + "\n".join(parts) + "</svg>\n"
+    )
+
+
+@lru_cache(maxsize=256)
+def _live(position: _Position) -> str:
+    flow = _render(position.flow, position.flow_active, position.lang, "svg", True)
+    rows: list[list[str]] = [[str(flow)]]
+    if position.top is not None:
+        stack = _stack_svg(position.stack, position.lang)
+        chain = _render(CounterChain, position.chain_active, position.lang, "svg", True)
+        top = _render(position.top, (position.top_state,), position.lang, "svg", True)
+        rows += [[str(chain)], [stack, str(top)]]  # the stack's top item beside its procedure
+    return compose(rows)
+
+
+def live_svg(game: Game, lang: Lang = "both") -> str:
+    """SVG of where ``game`` stands now.
+
+    The game flow with its current states in amber; while the chain is open, also the chain
+    as a stack (depth, then ``#seq label source by unit``, top first), the counter-chain
+    machine and the procedure of the top item, each with its current state in amber.
+    Cached by position: the same position is drawn once (see :func:`cache_stats`).
+    """
+    _check(lang, "svg")
+    return _live(_position(game, lang))
+
+
+live_svg.cache_info = _live.cache_info  # type: ignore[attr-defined]
+
+
+def cache_stats() -> dict[str, dict[str, int]]:
+    """Hits and misses of the render caches (``live`` positions, single ``machine`` renders)."""
+    out = {}
+    for name, cached in (("live", _live), ("machine", _render)):
+        info = cached.cache_info()
+        out[name] = {"hits": info.hits, "misses": info.misses, "size": info.currsize}
+    return out
+
+
+def cache_clear() -> None:
+    _live.cache_clear()
+    _render.cache_clear()
+
+
+# ---------------------------------------------------------------------------------- files
+
+README_MARK = "<!-- generated by `python -m fsm diagrams`: edit fsm/diagrams.py, not this file -->"
+
+LEGEND = """\
+How to read them:
+
+- a box is a state, named by its rule term with the English word under it; a double
+  border is a final state: green **発動 / resolved**, red dashed **不発 / fizzled**; blue
+  boxes are the [反撃] counter window; amber marks where a live game stands (notebooks);
+- an arrow reads **event** `[condition]` `/ what happens`, each part with the clause it
+  follows; conditions stacked on one arrow must all hold, conditions joined by *or* are
+  alternatives: the red dashed arrow into 不発 lists every reason an item fizzles;
+- small grey lines under a state's name are events that keep the machine in that state;
+- a procedure's heading says what the kind is: when it may be used, its price and when it
+  is paid, how often, its targets (from `fsm/data/kinds.toml`, or the designer's file).
+
+The `.mmd` files are the same diagrams as Mermaid `stateDiagram-v2` source, for pages that
+render Mermaid. The SVGs are laid out by Graphviz 2.43 (Debian 12's, which `scripts/setup.sh`
+installs) with the IPAexGothic font; another Graphviz version may place things differently."""
+
+
+def _readme(entries: Sequence[tuple[Diagram, list[str]]], formats: Sequence[str], lang: Lang) -> str:
+    lines = [
+        "# Rule diagrams",
+        "",
+        README_MARK,
+        "",
+        "Every state machine of the rules engine, drawn from the machine itself by",
+        "python-statemachine's diagram pipeline and labelled with the rules' own terms and clause IDs",
+        "(`python -m fsm rules` lists the clauses). Regenerate them after any change to",
+        "`fsm/data/kinds.toml`, the procedures, the chain or the game flow:",
+        "",
+        "```sh",
+        "python -m fsm diagrams                  # rewrites this folder: SVG + Mermaid, Japanese + English",
+        "python -m fsm diagrams --lang ja --format svg,png --out /tmp/ja   # Japanese only, with PNGs",
+        "python -m fsm diagrams --rules my_kinds.toml --out /tmp/d         # plus a designer's kinds",
+        "```",
+        "",
+        "`tests/test_diagrams.py` fails while this folder is out of date, and says so: run the first command.",
+        "",
+        LEGEND,
+        "",
+        "| diagram | what it shows | clauses |",
+        "| --- | --- | --- |",
+    ]
+    for d, cited in entries:
+        lines.append(f"| [{d.title.words(lang)}](#{d.stem}) | {d.summary} | {', '.join(cited)} |")
+    for d, cited in entries:
+        lines += ["", f'<a id="{d.stem}"></a>', "", f"## {d.title.words(lang)}", ""]
+        if "svg" in formats or "png" in formats:
+            image = f"{d.stem}.{'svg' if 'svg' in formats else 'png'}"
+            lines += [f"![{d.title.words(lang)}]({image})", ""]
+        lines.append(d.summary)
+        lines += ["", f"Clauses: {', '.join(cited)}."]
+        files = [f"[{d.stem}.{f}]({d.stem}.{f})" for f in FORMATS if f in formats]
+        lines += ["", f"Files: {', '.join(files)}."]
+    return "\n".join(lines) + "\n"
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    formats = tuple(dict.fromkeys(f.strip() for f in text.split(",") if f.strip()))
+    for f in formats:
+        if f not in FORMATS:
+            raise BadInput(f"unknown format {f!r}; use a comma-separated list of: {', '.join(FORMATS)}", "--format")
+    if not formats:
+        raise BadInput(f"no format given; use a comma-separated list of: {', '.join(FORMATS)}", "--format")
+    return formats
+
+
+def write_all(
+    out: str | Path = "diagrams",
+    lang: Lang = "both",
+    formats: Sequence[str] = ("svg", "mmd"),
+    rules: Ruleset | None = None,
+) -> list[Path]:
+    """Write every machine's diagram and the index ``README.md`` into ``out``.
+
+    Files this command wrote before that it no longer writes (a kind was removed) are deleted,
+    but only from a folder whose README.md it generated.
+    """
+    for f in formats:
+        _check(lang, f)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    diagrams = machines(rules)
+
+    def one(d: Diagram) -> tuple[list[tuple[Path, bytes]], list[str]]:
+        files: list[tuple[Path, bytes]] = []
+        source, cited = dot_source(d.machine, lang)
+        for fmt in formats:
+            data = mermaid_source(d.machine, lang).encode("utf-8") if fmt == "mmd" else run_dot(source, fmt)
+            files.append((out / f"{d.stem}.{fmt}", data))
+        return files, cited
+
+    with ThreadPoolExecutor(max_workers=8) as pool:  # each render is a `dot` process
+        results = list(pool.map(one, diagrams))
+    readme = out / "README.md"
+    written = [path for files, _ in results for path, _ in files] + [readme]
+    if readme.exists() and README_MARK in readme.read_text(encoding="utf-8"):
+        for old in sorted(out.iterdir()):
+            if old.suffix.lstrip(".") in FORMATS and old not in written:
+                old.unlink()
+    for files, _ in results:
+        for path, data in files:
+            path.write_bytes(data)
+    entries = [(d, cited) for d, (_, cited) in zip(diagrams, results, strict=True)]
+    readme.write_text(_readme(entries, formats, lang), encoding="utf-8")
+    return written
