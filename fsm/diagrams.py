@@ -692,21 +692,23 @@ def compose(rows: Sequence[Sequence[str]], gap: float = 8.0, width: float = 600.
 @lru_cache(maxsize=256)
 def _live(position: _Position) -> str:
     flow = _render(position.flow, position.flow_active, position.lang, "svg", True)
-    rows: list[list[str]] = [[str(flow)]]
-    if position.top is not None:
-        stack = _stack_svg(position.stack, position.lang)
-        chain = _render(CounterChain, position.chain_active, position.lang, "svg", True)
-        top = _render(position.top, (position.top_state,), position.lang, "svg", True)
-        rows += [[str(chain)], [stack, str(top)]]  # the stack's top item beside its procedure
-    return compose(rows)
+    if position.top is None:
+        return compose([[str(flow)]])
+    stack = _stack_svg(position.stack, position.lang)
+    chain = _render(CounterChain, position.chain_active, position.lang, "svg", True)
+    top = _render(position.top, (position.top_state,), position.lang, "svg", True)
+    # While the chain is open it is what changes, so it comes first (a notebook shows the top of
+    # the picture without scrolling); the stack's top item sits beside its procedure.
+    return compose([[stack, str(top)], [str(chain)], [str(flow)]])
 
 
 def live_svg(game: Game, lang: Lang = "both") -> str:
     """SVG of where ``game`` stands now.
 
-    The game flow with its current states in amber; while the chain is open, also the chain
-    as a stack (depth, then ``#seq label source by unit``, top first), the counter-chain
-    machine and the procedure of the top item, each with its current state in amber.
+    The game flow with its current states in amber (battle phases the game is not in are
+    folded into one box).  While the chain is open, above it: the chain as a stack (depth,
+    then ``#seq label source by unit``, top first) beside the procedure of the top item, and
+    the counter-chain machine, each with its current state in amber.  About 800 px wide.
     Cached by position: the same position is drawn once (see :func:`cache_stats`).
     """
     _check(lang, "svg")
@@ -766,7 +768,7 @@ def _readme(entries: Sequence[tuple[Diagram, list[str]]], formats: Sequence[str]
         "```sh",
         "python -m fsm diagrams                  # rewrites this folder: SVG + Mermaid, Japanese + English",
         "python -m fsm diagrams --lang ja --format svg,png --out /tmp/ja   # Japanese only, with PNGs",
-        "python -m fsm diagrams --rules my_kinds.toml --out /tmp/d         # plus a designer's kinds",
+        "python -m fsm diagrams --rules designs/rest.toml --out /tmp/d     # plus a designer's kinds",
         "```",
         "",
         "`tests/test_diagrams.py` fails while this folder is out of date, and says so: run the first command.",
