@@ -403,6 +403,9 @@ class Game:
                 self._move_clause(m),
                 f"it is {actor}'s turn to act here ({self._flow_name()}), not {m.player}'s",
             )
+        if t.priority is not None and m.verb in ("summon", "equip", "unequip", "reveal", "front"):
+            # only a designer's rules open a window here (an equip with a counter window)
+            return ("TIM-CTR-2", f"a counter window is open: {m.player} may answer the pending item or pass")
         # an unknown unit, card or ability is a typo, not a rules question: BadInput propagates
         return getattr(self, f"_check_{m.verb}")(m)  # type: ignore[no-any-return]
 
