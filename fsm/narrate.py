@@ -13,6 +13,7 @@ The JSON form is one object per log line (``"type": "step"``), one per refused-m
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,7 +40,7 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
     yield f"{result.path} — {result.title}"
     if verbose:
         if result.notes:
-            yield f"  {' '.join(result.notes.split())}"
+            yield from textwrap.wrap(" ".join(result.notes.split()), 100, initial_indent="  ", subsequent_indent="  ")
         n = 0
         for move, entries in result.steps:
             if move.startswith("refused "):

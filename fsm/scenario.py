@@ -227,6 +227,8 @@ class _Fields:
 
     def symbols(self, key: str) -> Pool:
         value = self.data.get(key)
+        if value in NO_SKILLS:
+            return Counter()
         if value is not None and not isinstance(value, str | list | Mapping):
             raise BadInput(f"{key} must be skill symbols such as '土 土 全', got {_shown(value)}", self.at(key))
         return pool(value, self.at(key))
@@ -261,6 +263,9 @@ def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
         out.append(Effect(op, arg.strip()))
     return tuple(out)
 
+
+#: How a scenario says "no skills at all" (fmt() prints an empty pool as なし).
+NO_SKILLS = ("なし", "none", "")
 
 TARGET_KINDS = ("unit", "player", "geo", "equip", "none", "self")
 UNIT_KEYS = {"owner", "name", "level", "speed", "skills", "abilities", "zone", "geo", "party", "acted", "marched",

@@ -1,0 +1,296 @@
+"""The scenario library (issue 5): every file passes, together they cite every clause honestly,
+and a file that is wrong — an expectation that does not hold, or a malformed shape — is
+reported with its file and line, never with a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fsm.catalogue import CLAUSES
+from fsm.errors import BadInput
+from fsm.scenario import play, read_yaml
+
+REPO = Path(__file__).resolve().parents[1]
+LIBRARY = sorted((REPO / "scenarios").glob("*.yaml"))
+
+
+def _ids(path: Path) -> str:
+    return path.stem
+
+
+# ---------------------------------------------------------------- the library
+@pytest.mark.parametrize("path", LIBRARY, ids=_ids)
+def test_scenario_passes(path: Path) -> None:
+    """Each scenario's moves are legal where they stand and every expectation holds."""
+    result = play(path)
+    assert result.ok, "\n".join(str(f) for f in result.failures)
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=_ids)
+def test_scenario_says_what_it_demonstrates(path: Path) -> None:
+    """Each scenario has a title, the clause IDs it touches, and a plain-English note."""
+    data = read_yaml(path)
+    assert isinstance(data.get("title"), str) and data["title"].strip()
+    assert isinstance(data.get("notes"), str) and data["notes"].strip()
+    assert data.get("clauses"), "clauses: lists the clause IDs the scenario demonstrates"
+    assert all(c in CLAUSES for c in data["clauses"])
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=_ids)
+def test_listed_clauses_are_demonstrated(path: Path) -> None:
+    """Coverage is honest: each clause a scenario lists is cited by its log (a log line's clause, or
+    a clause named in a line), by one of its refused-move checks, or verified by an expectation
+    (an outcome's clause; a unit's skill symbols for SYM-1)."""
+    result = play(path)
+    missing = [c for c in result.clauses if c not in result.cited]
+    assert not missing, (
+        f"{path.name} lists {missing} in clauses:, but its run never cites them; list only what the run "
+        "demonstrates, or add a refused-move check or an outcome {result: ..., clause: ...} that does"
+    )
+
+
+def test_library_covers_every_clause_of_the_catalogue() -> None:
+    """The union of the library's clauses: lists is the whole catalogue."""
+    listed = {c for path in LIBRARY for c in read_yaml(path).get("clauses") or []}
+    assert not set(CLAUSES) - listed, f"no scenario demonstrates {sorted(set(CLAUSES) - listed)}"
+    assert len(LIBRARY) >= 25
+
+
+#: The hard cases of issue 5: file → clauses it must demonstrate.
+HARD_CASES = {
+    "action_fizzles_after_counter": ["ACT-6"],
+    "cost_destroyed_no_refund": ["COST-5"],
+    "self_destruct_countered": ["SD-6"],
+    "skill_user_loses_skill": ["SC-6"],
+    "two_declarations_one_earth": ["SC-4"],
+    "all_stands_in_but_not_for_tool": ["SYM-2", "SYM-3"],
+    "counter_of_counter_of_counter": ["TIM-CTR-3"],
+    "both_want_to_counter": ["TIM-CTR-2", "SC-5"],
+    "skill_only_counter": ["TIM-SKL"],
+    "sync_partner_left": ["SYNC-1"],
+    "quick_summon_card_discarded": ["QS-1", "QS-3"],
+    "equip_holds_skill": ["EQ-1"],
+    "march_in_main_phase": ["MAR-1", "MAR-2", "MAR-3"],
+    "mf_card": ["TIM-MF"],
+    "auto_at_battle_start": ["AUTO-2", "AUTO-3"],
+    "auto_continuous": ["AUTO-4"],
+    "speed_counter": ["TIM-SPD"],
+    "attack_only_counter": ["TIM-ATK"],
+    "ability_only_counter": ["TIM-ABL"],
+    "combined_timings": ["TIM-NC", "TIM-NCS"],
+    "dice_before_counter_window": ["ACT-4", "COST-3", "SD-4"],
+    "name_condition": ["NAME-1"],
+    "skills_come_back_after_battle": ["SC-2", "SC-3"],
+    "whole_battle": ["FLOW-ADV", "FLOW-QS", "FLOW-FORM", "FLOW-SPD", "FLOW-NORMAL", "FLOW-END"],
+}
+
+
+@pytest.mark.parametrize(("stem", "clauses"), HARD_CASES.items())
+def test_hard_case_is_in_the_library(stem: str, clauses: list[str]) -> None:
+    """Each hard case of issue 5 has its own scenario, which cites the clauses it is about."""
+    result = play(REPO / "scenarios" / f"{stem}.yaml")
+    assert result.ok
+    assert set(clauses) <= set(result.clauses) & result.cited
+
+
+def test_cost_5_refund_variant_pair_differs_only_in_the_refund() -> None:
+    """COST-5 (variant refund_cost_on_fizzle): the same fizzle keeps or returns the paid 代償."""
+    kept = play(REPO / "scenarios" / "cost_destroyed_no_refund.yaml").game
+    refunded = play(REPO / "scenarios" / "cost_refund_variant.yaml").game
+    caster = "炎の魔術師"
+    assert str(kept.available(kept.table.units[caster])) != str(refunded.available(refunded.table.units[caster]))
+    assert [o.result for o in kept.table.outcomes] == [o.result for o in refunded.table.outcomes]
+
+
+def test_tim_ctr_3_variant_pair_changes_what_the_chain_does() -> None:
+    """TIM-CTR-3 (variant counters_between_resolutions): with it, 落雷 joins between resolutions and
+    岩砕き fizzles; without it, 落雷 never gets in and 岩砕き resolves."""
+    closed = play(REPO / "scenarios" / "chain_closed_before_resolving.yaml").game.table
+    reopened = play(REPO / "scenarios" / "chain_reopens_between_resolutions.yaml").game.table
+    assert [o.result for o in closed.outcomes if o.source == "岩砕き"] == ["resolved"]
+    assert [o.result for o in reopened.outcomes if o.source == "岩砕き"] == ["fizzled"]
+
+
+# ---------------------------------------------------------------- a broken copy fails with file:line
+def _copy(tmp_path: Path, stem: str, old: str, new: str) -> Path:
+    text = (REPO / "scenarios" / f"{stem}.yaml").read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {stem}.yaml"
+    out = tmp_path / f"{stem}.yaml"
+    out.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return out
+
+
+def _line_of(path: Path, fragment: str) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if fragment in line)
+
+
+def test_act_6_broken_outcome_expectation_fails_with_its_line(tmp_path: Path) -> None:
+    """ACT-6: expecting 岩砕き to resolve, when the rules make it fizzle, is a failure at that line."""
+    path = _copy(tmp_path, "action_fizzles_after_counter", "{result: fizzled, clause: ACT-6}", "resolved")
+    result = play(path)
+    assert not result.ok
+    (failure,) = result.failures
+    assert failure.where.startswith(f"{path}:{_line_of(path, '岩砕き: resolved')}")
+    assert "expected ['resolved']" in failure.message and "fizzled (ACT-6" in failure.message
+
+
+def test_act_6_outcome_with_the_wrong_clause_fails(tmp_path: Path) -> None:
+    """ACT-6: an outcome expectation names the clause; the right result under the wrong clause fails."""
+    path = _copy(tmp_path, "action_fizzles_after_counter", "clause: ACT-6}", "clause: COST-5}")
+    (failure,) = play(path).failures
+    assert "fizzled (COST-5)" in failure.message and "fizzled (ACT-6" in failure.message
+
+
+def test_tim_ctr_2_refused_move_with_the_wrong_clause_fails(tmp_path: Path) -> None:
+    """TIM-CTR-2: a refused-move check that names the wrong clause fails, saying which clause refused it."""
+    path = _copy(tmp_path, "action_fizzles_after_counter", '{refused: "A: pass", clause: TIM-CTR-2}',
+                 '{refused: "A: pass", clause: ACT-5}')  # fmt: skip
+    (failure,) = play(path).failures
+    assert failure.where == f"{path}:{_line_of(path, 'refused')}"
+    assert "refused under TIM-CTR-2, expected ACT-5" in failure.message
+
+
+def test_tim_ctr_2_refused_check_of_a_legal_move_fails(tmp_path: Path) -> None:
+    """TIM-CTR-2: expecting B's pass to be refused when B holds priority is a failure."""
+    path = _copy(tmp_path, "action_fizzles_after_counter", '{refused: "A: pass", clause: TIM-CTR-2}',
+                 '{refused: "B: pass", clause: TIM-CTR-2}')  # fmt: skip
+    (failure,) = play(path).failures
+    assert "expected 'B: pass' to be refused, but it is legal here" in failure.message
+
+
+def test_tim_ctr_2_illegal_move_is_a_failure_with_its_clause(tmp_path: Path) -> None:
+    """TIM-CTR-2: a move that is illegal where it stands stops the scenario and names the clause."""
+    path = _copy(tmp_path, "action_fizzles_after_counter", '  - "A: pass"\n  - "B: pass"',
+                 '  - "B: pass"\n  - "A: pass"')  # fmt: skip
+    (failure,) = play(path).failures
+    assert "move 'B: pass' is illegal here" in failure.message and "(TIM-CTR-2)" in failure.message
+
+
+def test_steps_expectation_checks_the_order_of_the_log(tmp_path: Path) -> None:
+    """ACT-4: dice are rolled before the counter window; a steps: list claiming the opposite fails."""
+    dice, window = '    - "ACT-4: dice for #1"\n', '    - "ACT-5: counter window opens"\n'
+    path = _copy(tmp_path, "dice_before_counter_window", dice + window, window + dice)
+    (failure,) = play(path).failures
+    assert "it comes earlier than the step before it" in failure.message
+
+
+# ---------------------------------------------------------------- malformed files: BadInput at file:line
+GOOD = """\
+title: t
+clauses: [ACT-6]
+notes: n
+players: [A, B]
+geos:
+  荒野: {holder: B}
+units:
+  岩の巨人:
+    owner: A
+    skills: 土
+    geo: 荒野
+    abilities:
+      - {name: 岩砕き, kind: action, effect: destroy}
+  水の精: {owner: B, skills: 水, geo: 荒野}
+cards:
+  足止め: {owner: B, condition: 水, timing: 反撃, effect: exhaust}
+start:
+  at: normal_timing
+  battle: {advancing: A, geo: 荒野}
+moves:
+  - "A: activate 岩砕き of 岩の巨人 on 水の精"
+  - "B: pass"
+expect:
+  outcomes: {岩砕き: pending}
+"""
+
+UNITS = GOOD[GOOD.index("units:") : GOOD.index("cards:")]
+
+#: (what is wrong, old text, new text, line of the error, words of the message)
+MALFORMED = [
+    ("not YAML", "players: [A, B]", "players: [A, B", 5, "not valid YAML"),
+    ("units as a list", UNITS, "units: [岩の巨人, 水の精]\n", 7, "expected a mapping"),
+    ("a unit as text", "  水の精: {owner: B, skills: 水, geo: 荒野}", "  水の精: 水", 14, "expected a mapping"),
+    (
+        "abilities as text",
+        "    abilities:\n      - {name: 岩砕き, kind: action, effect: destroy}",
+        "    abilities: 岩砕き",
+        12,
+        "abilities must be a list",
+    ),
+    (
+        "an ability as text",
+        "      - {name: 岩砕き, kind: action, effect: destroy}",
+        "      - 岩砕き",
+        13,
+        "expected a mapping",
+    ),
+    (
+        "a missing owner",
+        "  水の精: {owner: B, skills: 水, geo: 荒野}",
+        "  水の精: {skills: 水, geo: 荒野}",
+        14,
+        "owner must be A or B",
+    ),
+    ("a number where a name is", "    geo: 荒野\n    abilities", "    geo: 7\n    abilities", 11, "geo must be text"),
+    ("a number where skills are", "    skills: 土", "    skills: 3", 10, "skills must be skill symbols"),
+    ("a mapping as an effect", "effect: exhaust}", "effect: {op: exhaust}}", 16, "an effect is text"),
+    ("an unknown key", "    owner: A", "    owner: A\n    colour: red", 10, "unknown key 'colour'"),
+    ("an unknown top-level key", "notes: n", "notes: n\nturns: 3", 4, "unknown key 'turns'"),
+    ("an unknown clause ID", "clauses: [ACT-6]", "clauses: [ACT-99]", 2, "'ACT-99' is not a clause ID"),
+    ("an unknown start point", "  at: normal_timing", "  at: lunch", 18, "at must be one of"),
+    ("a battle without a geo", "{advancing: A, geo: 荒野}", "{advancing: A}", 19, "start.battle needs geo"),
+    (
+        "moves as a mapping",
+        '  - "A: activate 岩砕き of 岩の巨人 on 水の精"\n  - "B: pass"\n',
+        '  first: "A: pass"\n',
+        20,
+        "moves must be a list",
+    ),
+    ("a move as a number", '  - "B: pass"', "  - 42", 22, "a move is text"),
+    ("a refused check without a move", '  - "B: pass"', "  - {clause: TIM-CTR-2}", 22, "{refused: MOVE"),
+    (
+        "a move naming an unknown unit",
+        '  - "B: pass"',
+        '  - "B: use 足止め by 水の王 on 岩の巨人"',
+        22,
+        "no unit '水の王'",
+    ),
+    ("an unreadable move", '  - "B: pass"', '  - "B: dance"', 22, "unknown move 'dance'"),
+    ("an unknown rule variant", "notes: n", "notes: n\nvariants: {fast_chain: true}", 4, "unknown rule variant"),
+    ("a level that is text", "    owner: A", "    owner: A\n    level: two", 10, "level must be a whole number"),
+    ("one player", "players: [A, B]", "players: [A]", 4, "two different names"),
+    ("a timing as a number", "timing: 反撃,", "timing: 3,", 16, "timing must be text"),
+    ("an outcome that is not a result", "{岩砕き: pending}", "{岩砕き: pending}", 24, "an outcome is resolved"),
+    ("expect.units as a list", "  outcomes: {岩砕き: pending}", "  units: [岩の巨人]", 24, "expected a mapping"),
+    ("a duplicated key", "    owner: A", "    owner: A\n    owner: B", 10, "given twice"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "line", "words"), [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED])
+def test_malformed_scenario_is_bad_input_at_its_line(tmp_path: Path, old: str, new: str, line: int, words: str) -> None:
+    """FLOW-ZONES: a malformed scenario is BadInput naming file:line and what is wrong — never a
+    TypeError or AttributeError from an unexpected YAML shape."""
+    assert old in GOOD
+    path = tmp_path / "bad.yaml"
+    path.write_text(GOOD.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(BadInput) as info:
+        play(path)
+    assert info.value.where.startswith(f"{path}:{line}"), str(info.value)
+    assert words in info.value.message, str(info.value)
+
+
+@pytest.mark.parametrize("text", ["", "just words\n", "42\n", "- title: t\n- moves: []\n"])
+def test_scenario_that_is_not_a_mapping_is_bad_input(tmp_path: Path, text: str) -> None:
+    """An empty file, or one that is a single value, is refused at line 1."""
+    path = tmp_path / "empty.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BadInput, match="a scenario is a mapping") as info:
+        play(path)
+    assert info.value.where == f"{path}:1"
+
+
+def test_missing_scenario_file_is_bad_input(tmp_path: Path) -> None:
+    with pytest.raises(BadInput, match="cannot read the file"):
+        play(tmp_path / "nowhere.yaml")
