@@ -59,7 +59,7 @@ MEANINGS: dict[str, tuple[str, str, str]] = {
     ),
     "pay_price": ("代価を支払う", "pay the price", "price"),
     "reserve_condition": ("条件のスキルを確保", "hold the condition's skills", "declare"),
-    "roll_dice": ("ダイスを振る", "roll the dice", "declare"),
+    "roll_dice": ("ダイスがあれば振る", "roll the dice, if the effect has any", "declare"),
     "apply_effect": ("効果が発動", "the effect happens", "resolve"),
     "release": ("確保を解除", "release what was held", "recheck"),
 }
