@@ -294,3 +294,29 @@ def test_scenario_that_is_not_a_mapping_is_bad_input(tmp_path: Path, text: str) 
 def test_missing_scenario_file_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="cannot read the file"):
         play(tmp_path / "nowhere.yaml")
+
+
+# ---------------------------------------------------------------- the documentation keeps up
+def test_docs_explain_every_key_move_effect_timing_and_variant() -> None:
+    """docs/scenarios.md names every key the reader accepts, every move form, effect, start point,
+    target kind, timing and rule variant, and every scenario of the library."""
+    from fsm.engine import Game
+    from fsm.model import EFFECT_OPS
+    from fsm.moves import VERBS
+    from fsm.ruleset import builtin
+    from fsm.scenario import ABILITY_KEYS, CARD_KEYS, EXPECT_KEYS, TARGET_KINDS, TOP_KEYS, UNIT_CHECKS, UNIT_KEYS
+    from fsm.variants import SPECS
+
+    text = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    keys = TOP_KEYS | UNIT_KEYS | ABILITY_KEYS | CARD_KEYS | EXPECT_KEYS | set(UNIT_CHECKS)
+    keys |= {"holder", "limit", "at", "active", "battle", "advancing", "geo", "turn", "first", "front"}
+    keys |= {"refused", "clause", "result"}
+    missing = [k for k in sorted(keys) if f"`{k}`" not in text and f"{{{k}:" not in text]
+    missing += [f"effect {op}" for op in EFFECT_OPS if f"`{op}" not in text]
+    missing += [f"move {verb}" for verb in VERBS if f"`A: {verb}" not in text]
+    missing += [f"start {at}" for at in Game.STARTS if f"`{at}`" not in text]
+    missing += [f"target {t}" for t in TARGET_KINDS if f"`{t}`" not in text]
+    missing += [f"timing {t.ja}" for t in builtin().timings.values() if f"`{t.ja}`" not in text]
+    missing += [f"variant {s.name}" for s in SPECS if f"`{s.name}`" not in text]
+    missing += [f"scenario {p.stem}" for p in LIBRARY if not p.stem.startswith("nb_") and f"`{p.stem}`" not in text]
+    assert not missing, f"docs/scenarios.md does not explain: {missing}"
