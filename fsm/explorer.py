@@ -464,6 +464,12 @@ def format_comparison(cmp: Comparison) -> str:
         out.append(f"  {label:<{width}}  {_word(getattr(cmp.base, attr)):>10}  {_word(getattr(cmp.other, attr))}")
     changes = cmp.outcome_changes()
     out.append("")
+    for label, r in (("as is", cmp.base), (change, cmp.other)):
+        if not r.complete:
+            out.append(
+                f"caution: {r.cut:,} lines were cut at depth {r.depth} ({label}); an ending missing on that "
+                "side may only lie deeper (raise --depth)."
+            )
     if changes:
         out.append("what can happen differently:")
         out += [f"  - {c}" for c in changes]

@@ -5,9 +5,17 @@ Also the engine fixes the explorer depends on (each test names its clause).
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-from fsm.scenario import build_game
+import pytest
+
+from fsm.errors import BadInput
+from fsm.explorer import compare, explore, explore_file, format_comparison, format_report
+from fsm.scenario import build_game, load
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,3 +89,134 @@ def test_table_copy_shares_nothing_a_move_can_change() -> None:
     shared = [p for p, o in _mutable_parts(copied) if id(o) in original]
     assert shared == []
     assert copied.key() == table.key()
+
+
+# ---------------------------------------------------------------- the explorer
+SCENARIOS = REPO / "scenarios"
+
+
+def test_act6_explorer_finds_both_the_resolving_and_the_fizzling_岩砕き() -> None:
+    """ACT-6, TIM-CTR-3: from the start of action_fizzles_after_counter.yaml, 岩砕き resolves
+    on some lines (nobody answers) and fizzles on others (足止め makes its unit act first)."""
+    report = explore_file(SCENARIOS / "action_fizzles_after_counter.yaml")
+    outcomes = report.outcome_set()
+    assert {"岩砕き resolved", "岩砕き fizzled", "足止め resolved"} <= outcomes
+    assert "足止め fizzled" not in outcomes  # nothing in this table can stop 足止め
+    assert report.complete and not report.dead_ends and not report.errors
+    assert report.longest_chain == 2
+    fizzled = [e for e in report.endings.values() if "岩砕き fizzled" in e.results]
+    # every line where 岩砕き fizzled had 足止め answer it first
+    assert fizzled and all("足止め resolved" in e.results for e in fizzled)
+    assert all(e.line[0].startswith("A: activate 岩砕き") and "足止め" in e.line[1] for e in fizzled)
+
+
+def test_cost5_explorer_outcome_table_for_the_cost_scenario() -> None:
+    """COST-5: 火球 (【代償】) fizzles when 落雷 destroys its unit first, resolves otherwise."""
+    report = explore_file(SCENARIOS / "nb_cost_fizzle.yaml")
+    assert {"火球 resolved", "火球 fizzled", "落雷 resolved"} <= report.outcome_set()
+    assert report.complete and not report.dead_ends and not report.errors
+    for ending in report.endings.values():
+        if "火球 fizzled" in ending.results:
+            assert "落雷 resolved" in ending.results
+
+
+def test_sd6_explorer_outcome_table_for_the_self_destruct_scenario() -> None:
+    """SD-6: 大爆発 (【自爆】) fizzles when its unit is destroyed before it can discard itself."""
+    report = explore_file(SCENARIOS / "nb_self_destruct_fizzle.yaml")
+    assert {"大爆発 resolved", "大爆発 fizzled"} <= report.outcome_set()
+    assert report.complete and not report.dead_ends and not report.errors
+    resolved = [e for e in report.endings.values() if "大爆発 resolved" in e.results]
+    assert all(("爆弾岩", "graveyard") in e.zones for e in resolved)  # SD-7: the price, discarding itself
+
+
+def test_sync1_explorer_outcome_table_for_the_sync_scenario() -> None:
+    """SYNC-1: 挟撃 (【同調】【行動】) resolves or fizzles depending on whether 分断 split the party."""
+    report = explore_file(SCENARIOS / "nb_sync_fizzle.yaml")
+    assert {"挟撃 resolved", "挟撃 fizzled", "分断 resolved"} <= report.outcome_set()
+    assert report.complete and not report.dead_ends and not report.errors
+    assert report.ended > len(report.endings)  # several end tables share one outcome
+
+
+def test_explorer_dedup_visits_fewer_tables_than_there_are_lines() -> None:
+    """Transpositions are explored once: fewer distinct tables than nodes of the plain tree."""
+    path = SCENARIOS / "nb_sync_fizzle.yaml"
+    deduped, tree = explore_file(path), explore_file(path, dedup=False)
+    assert deduped.revisits > 0
+    assert deduped.states < tree.states
+    assert deduped.states + deduped.revisits == deduped.moves + 1  # every move: a new table or a revisit
+    assert deduped.outcome_set() == tree.outcome_set()  # nothing is lost by deduplicating
+
+
+def test_tim_ctr_3_variant_comparison_counters_between_resolutions() -> None:
+    """TIM-CTR-3 (variant): reopening the window between resolutions adds ways to play, same endings."""
+    cmp = compare(SCENARIOS / "action_fizzles_after_counter.yaml", {"counters_between_resolutions": True})
+    assert cmp.other.variants == {"counters_between_resolutions": True} and cmp.base.variants == {}
+    assert cmp.other.states > cmp.base.states
+    assert cmp.outcome_changes() == [] and cmp.metric_changes()
+    assert "only the number of ways" in format_comparison(cmp)
+
+
+def test_flow_atk_variant_comparison_attack_outcome() -> None:
+    """FLOW-ATK (variant attack_outcome): with `none` a resolved attack destroys nobody."""
+    cmp = compare(SCENARIOS / "action_fizzles_after_counter.yaml", {"attack_outcome": "none"})
+    assert cmp.only_other and cmp.only_base
+    for ending in cmp.only_other:
+        if ending.results == ("attack of 岩の巨人 resolved",):
+            assert ending.zones == ()  # 水の精 stays on the field
+            break
+    else:
+        pytest.fail("no ending where only 岩の巨人's attack resolved")
+    assert any(
+        e.results == ("attack of 岩の巨人 resolved",) and ("水の精", "graveyard") in e.zones for e in cmp.only_base
+    )
+
+
+def test_explorer_leaves_the_game_as_it_found_it() -> None:
+    """Exploring uses snapshot/restore: the game's table and log are unchanged afterwards."""
+    game, _ = load(SCENARIOS / "action_fizzles_after_counter.yaml")
+    key, log = game.table.key(), list(game.log)
+    explore(game, 6)
+    assert game.table.key() == key and game.log == log
+    game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")  # and it still plays
+
+
+def test_explorer_depth_bound_and_end_position() -> None:
+    """Depth 0 visits only the start; from the scenario's end only the rest of the battle remains."""
+    start = explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", depth=0)
+    assert (start.states, start.moves, start.cut) == (1, 0, 1) and not start.complete
+    end = explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", position="end")
+    assert end.complete and end.states < 10
+    assert all("岩砕き fizzled" not in e.results for e in end.endings.values())  # already happened before
+    with pytest.raises(BadInput):
+        explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", position="middle")
+    with pytest.raises(BadInput):
+        explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", variants={"no_such_variant": True})
+
+
+def test_explorer_plays_the_designer_scenarios() -> None:
+    """AB-1, EQ-1: the designer's kind and timing explore without dead ends or engine errors."""
+    rest = explore_file(REPO / "designs" / "rest.yaml")
+    assert {"深呼吸 resolved", "足止め resolved"} <= rest.outcome_set() and "深呼吸 fizzled" not in rest.outcome_set()
+    equip = explore_file(REPO / "designs" / "equip_counter.yaml", position="end", depth=6)
+    assert not equip.dead_ends and not equip.errors
+    assert "ended" in format_report(rest) or "endings" in format_report(rest)
+
+
+def test_fsm_explore_command_line_json_and_exit_codes() -> None:
+    """`fsm explore FILE --json` prints the report; bad input exits 2 with a message."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "fsm", "explore", *args],
+            cwd=REPO, capture_output=True, text=True, encoding="utf-8", timeout=120, env=env,
+        )  # fmt: skip
+
+    out = run("scenarios/action_fizzles_after_counter.yaml", "--json", "--depth", "8")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["states"] > 1 and any("岩砕き fizzled" in e["results"] for e in data["endings"])
+    out = run("scenarios/action_fizzles_after_counter.yaml", "--compare", "counters_between_resolutions=true")
+    assert out.returncode == 0 and "as is" in out.stdout
+    out = run("scenarios/action_fizzles_after_counter.yaml", "--variant", "speed_tie=coin")
+    assert out.returncode == 2 and "speed_tie" in out.stderr
