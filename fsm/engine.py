@@ -1023,6 +1023,10 @@ class Game:
             )
         if spec.frequency == "once_while_unacted" and not self.variants.fizzled_action_uses_chance:
             u.declared.discard(item.source)
+        if spec.price_paid == "resolve" and spec.price in ("act", "discard_self", "march"):
+            # the price belongs to step 4 (ACT-7, SD-7): a fizzled item never pays it
+            price = WORDS[spec.price][1]
+            self._note(f"{self._source_name(item)} fizzled, so its price ({price}) is never paid", spec.clause("price"))
 
     def _fizzle_reasons(self, item: ChainItem, reasons: tuple[str, ...]) -> list[str]:
         t = self.table
