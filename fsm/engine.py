@@ -428,11 +428,11 @@ class Game:
         return None
 
     def _check_summon(self, m: Move) -> Problem | None:
-        b = self.table.battle
-        assert b is not None
         u = self._unit(m.unit)
         if not self._state_in("advancing_summon", "defending_summon"):
             return ("FLOW-QS", "quick summons are made in steps 1 and 4 of the quick-summon timing")
+        b = self.table.battle  # asked only once the flow is in a battle (the main phase has none)
+        assert b is not None
         if u.owner != m.player or u.zone != "hand":
             return ("FLOW-QS", f"{u.name} is not in {m.player}'s hand")
         if not u.quick_summon:

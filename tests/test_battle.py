@@ -121,6 +121,16 @@ def test_flow_qs_only_quick_summonable_units_and_within_the_limit() -> None:
     assert g.table.units["風の子"].on_field
 
 
+def test_flow_qs_summon_outside_the_quick_summon_timing_is_refused() -> None:
+    """FLOW-QS: a quick summon asked for in the main phase or a normal timing is refused by clause
+    (it used to trip an internal assertion when no battle was under way)."""
+    g = make(QS_UNITS, QS_CARDS, at="main_phase")
+    refused(g, "A: summon 風の子", "FLOW-QS")
+    g = qs_game()
+    pass_until(g, at_own_normal_timing("A"))
+    refused(g, "A: summon 風の子", "FLOW-QS")
+
+
 def test_qs_1_a_quick_summon_card_must_be_revealed_first() -> None:
     """QS-1: a "declare at quick-summon timing" card left in the hand cannot be used in the battle."""
     g = qs_game()
