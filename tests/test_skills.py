@@ -247,3 +247,21 @@ def test_eq_1_equip_held_skills_kept_through_the_battle() -> None:
     play(g, "A: pass", "A: equip 大地の鎧 on 岩の巨人")
     pass_until(g, at_own_normal_timing("A"))
     refused(g, "A: use ストーンウォール by 岩の巨人", "EQ-1")
+
+
+def test_eq_1_equip_stays_until_its_unit_leaves_and_is_then_discarded() -> None:
+    """EQ-1: an equip stays on its unit through the battle; when the unit is destroyed, the equip is
+    discarded with it and holds nothing any more."""
+    cards = {
+        **CARDS,
+        "大地の鎧": {**EQUIP["大地の鎧"], "zone": "equipped", "equipped_to": "岩の巨人"},
+        "破壊": {"owner": "B", "condition": "水", "timing": "反撃", "effect": "destroy"},
+    }
+    g = make(UNITS, cards, variants={"attack_outcome": "none"})
+    play(g, "A: attack 水の精 with 岩の巨人", "B: pass", "A: pass")
+    assert g.table.cards["大地の鎧"].zone == "equipped"  # a whole exchange later, still there
+    play(g, "B: attack 岩の巨人 with 水の精", "A: pass", "B: use 破壊 by 水の精 on 岩の巨人", "A: pass", "B: pass")
+    assert g.table.units["岩の巨人"].destroyed
+    armour = g.table.cards["大地の鎧"]
+    assert (armour.zone, armour.equipped_to) == ("graveyard", None)
+    assert any(e.clause == "EQ-1" and "大地の鎧" in e.text and "discarded" in e.text for e in g.log)
