@@ -277,12 +277,17 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 position="end" if args.end else "start",
                 variants=settings,
                 depth=args.depth,
+                max_states=args.max_states,
             )
             print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
             reports = [cmp.base, cmp.other]
         else:
             report = explore_file(
-                args.file, position="end" if args.end else "start", variants=settings, depth=args.depth
+                args.file,
+                position="end" if args.end else "start",
+                variants=settings,
+                depth=args.depth,
+                max_states=args.max_states,
             )
             print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
             reports = [report]
@@ -304,6 +309,9 @@ def _add_explore(sub: _SubParsers) -> None:
     p.add_argument("file", metavar="FILE", help="a scenario file (scenarios/, designs/)")
     p.add_argument("--depth", type=int, default=12, help="at most this many moves per line (default: 12)")
     p.add_argument("--end", action="store_true", help="start from the scenario's end (after its moves)")
+    p.add_argument(
+        "--max-states", type=int, default=200_000, help="stop after visiting this many tables (default: 200000)"
+    )
     p.add_argument(
         "--variant", action="append", metavar="NAME=VALUE", help="a rule variant or a preset name (repeatable)"
     )

@@ -106,6 +106,7 @@ class Report:
     longest_chain_line: tuple[str, ...] = ()
     endings: dict[tuple[Any, ...], Ending] = field(default_factory=dict)
     seconds: float = 0.0
+    truncated: bool = False  # stopped at max_states before the depth bound
 
     @property
     def complete(self) -> bool:
@@ -148,6 +149,7 @@ class Report:
             "ended": self.ended,
             "cut": self.cut,
             "complete": self.complete,
+            "truncated": self.truncated,
             "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
             "errors": [{"error": e, "line": list(line)} for e, line in self.errors],
             "longest_chain": self.longest_chain,
@@ -212,6 +214,7 @@ def explore(
     depth: int = DEFAULT_DEPTH,
     *,
     dedup: bool = True,
+    max_states: int | None = None,
     source: str = "<table>",
     position: str = "table",
 ) -> Report:
@@ -219,6 +222,7 @@ def explore(
 
     The game is left exactly as it was found.  With ``dedup=False`` every line is played
     out separately (a plain tree search; only useful to measure what deduplication saves).
+    ``max_states`` stops early once that many tables were visited (``Report.truncated``).
     """
     if depth < 0:
         raise BadInput(f"depth must be 0 or more, not {depth}")
@@ -243,7 +247,11 @@ def explore(
     try:
         for _ in range(depth):
             following: list[tuple[Table, Line]] = []
-            for table, line in frontier:
+            for n, (table, line) in enumerate(frontier):
+                if max_states is not None and report.states >= max_states:
+                    report.truncated = True
+                    following += frontier[n:]  # never expanded: counted with the lines cut
+                    break
                 game.table = table
                 legal = game.legal_moves()
                 if not legal:
@@ -277,7 +285,7 @@ def explore(
                     else:
                         following.append((child, node))
             frontier = following
-            if not frontier:
+            if report.truncated or not frontier:
                 break
         report.cut = len(frontier)
     finally:
@@ -332,10 +340,11 @@ def explore_file(
     variants: Mapping[str, Any] | None = None,
     depth: int = DEFAULT_DEPTH,
     dedup: bool = True,
+    max_states: int | None = None,
 ) -> Report:
     """Explore a scenario file from its start (before its moves) or its end (after them)."""
     game = _game_at(path, position, variants or {})
-    return explore(game, depth, dedup=dedup, source=str(path), position=position)
+    return explore(game, depth, dedup=dedup, max_states=max_states, source=str(path), position=position)
 
 
 @dataclass
@@ -406,10 +415,13 @@ def compare(
     position: str = "start",
     variants: Mapping[str, Any] | None = None,
     depth: int = DEFAULT_DEPTH,
+    max_states: int | None = None,
 ) -> Comparison:
     """Explore a scenario twice: as it is (plus ``variants``), and with ``setting`` changed too."""
-    base = explore_file(path, position=position, variants=variants, depth=depth)
-    other = explore_file(path, position=position, variants={**(variants or {}), **setting}, depth=depth)
+    base = explore_file(path, position=position, variants=variants, depth=depth, max_states=max_states)
+    other = explore_file(
+        path, position=position, variants={**(variants or {}), **setting}, depth=depth, max_states=max_states
+    )
     return Comparison(dict(setting), base, other)
 
 
@@ -431,7 +443,13 @@ def format_report(report: Report, lines: int = 20) -> str:
         f"  end tables       {report.ended:>8,}   ({len(report.endings)} distinct endings)",
         f"  dead ends        {len(report.dead_ends):>8,}",
         f"  cut at depth     {report.cut:>8,}   "
-        + ("(complete: every line ended)" if report.complete else "(raise --depth to see further)"),
+        + (
+            "(complete: every line ended)"
+            if report.complete
+            else "(stopped at --max-states)"
+            if report.truncated
+            else "(raise --depth to see further)"
+        ),
         f"  longest chain    {report.longest_chain:>8,}"
         + (f"   e.g. {' · '.join(report.longest_chain_line)}" if report.longest_chain_line else ""),
         f"  time             {report.seconds:>8.3f} s ({report.rate:,.0f} states/s)",

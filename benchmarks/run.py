@@ -1,0 +1,303 @@
+"""The project's benchmarks, in one command (numbers only: nothing here passes or fails).
+
+    .venv/bin/python benchmarks/run.py [--json] [--only NAME,...]
+
+Four measurements, each against a target (README "Benchmarks"):
+
+``engine`` — the engine's overhead per transition, as a ratio to a bare python-statemachine
+    machine of the same shape, both measured in this run.  *Per transition* means: one
+    event of one 【行動】 procedure, sent and processed, with its guards and actions.  The
+    engine path is ``Game._step`` over declare → open_window → close_window → resolve for a
+    fresh chain item (the compiled ``ActionProcedure`` with its real callbacks: dice, the
+    recheck guards, paying 行動完了, the effect, plus the engine's own log line per step).
+    The bare path is a hand-written ``StateChart`` with the same states, events, guards and
+    actions, whose callbacks do nothing, driven by ``send`` over the same four events.
+    Target: ratio ≤ 1.3.  Also shown: a whole move through the public ``Game.apply``.
+``explorer`` — tables per second of :func:`fsm.explorer.explore_file` over every library
+    scenario (``scenarios/*.yaml`` and ``designs/*.yaml``) from its start, depth 12, at most
+    3,000 tables each: the total tables over the total time, and the median scenario.
+    Target: ≥ 2,000 states/s.
+``notebooks`` — executing every notebook in ``notebooks/`` with nbclient, as the test suite
+    does.  Target: ≤ 30 s in all.
+``diagrams`` — regenerating every diagram: ``benchmarks/bench_diagrams.py``'s ``run()`` (in
+    one process, best of three), and ``python -m fsm diagrams`` timed from a cold process.
+    Target: ≤ 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run from a checkout without installing
+
+ENGINE_EVENTS = ("declare", "open_window", "close_window", "resolve")
+
+TARGETS = {"engine_ratio": 1.3, "explorer_states_per_s": 2000, "notebooks_s": 30.0, "diagrams_s": 3.0}
+
+
+# ---------------------------------------------------------------- (a) engine overhead
+def _bare_action_machine() -> Any:
+    """The 【行動】 procedure's shape as a plain StateChart with callbacks that do nothing."""
+    from statemachine import State, StateChart
+
+    class BareAction(StateChart):  # type: ignore[misc]
+        allow_event_without_transition = False
+        catch_errors_as_events = False
+
+        idle = State(initial=True)
+        declared = State()
+        counter_window = State()
+        recheck = State()
+        resolved = State(final=True)
+        fizzled = State(final=True)
+
+        declare = idle.to(declared, on="roll_dice")
+        open_window = declared.to(counter_window)
+        close_window = counter_window.to(recheck)
+        resolve = recheck.to(
+            resolved, cond=["unit_not_acted", "unit_not_destroyed", "unit_on_field"], on=["pay_price", "apply_effect"]
+        )
+        fizzle = (
+            recheck.to(fizzled, unless="unit_not_acted", on="release")
+            | recheck.to(fizzled, unless="unit_not_destroyed", on="release")
+            | recheck.to(fizzled, unless="unit_on_field", on="release")
+        )
+
+        def roll_dice(self) -> None:
+            pass
+
+        def pay_price(self) -> None:
+            pass
+
+        def apply_effect(self) -> None:
+            pass
+
+        def release(self) -> None:
+            pass
+
+        def unit_not_acted(self) -> bool:
+            return True
+
+        def unit_not_destroyed(self) -> bool:
+            return True
+
+        def unit_on_field(self) -> bool:
+            return True
+
+    class Model:
+        state: Any = "idle"
+
+    model = Model()
+    return BareAction(model=model), model
+
+
+def _engine_game() -> Any:
+    from fsm.scenario import build_game
+
+    data = {
+        "seed": 1,
+        "geos": {"荒野": {"holder": "B"}},
+        "units": {
+            "x": {"owner": "A", "geo": "荒野",
+                  "abilities": [{"name": "一撃", "kind": "action", "timing": "通常", "effect": "nothing"}]},
+            "y": {"owner": "B", "geo": "荒野"},
+        },
+        "start": {"at": "normal_timing", "battle": {"advancing": "A", "geo": "荒野", "turn": "A"}},
+    }  # fmt: skip
+    return build_game(data)
+
+
+def bench_engine(rounds: int = 1000, repeats: int = 9) -> dict[str, Any]:
+    from fsm.model import ChainItem
+
+    game = _engine_game()
+    unit = game.table.units["x"]
+    seq = [0]
+
+    def engine_round() -> None:
+        seq[0] += 1
+        item = ChainItem(seq[0], "action", "A", "x", "一撃", "y")
+        for event in ENGINE_EVENTS:
+            game._step(item, event, "ACT-4", event)
+        unit.acted = False  # the price was paid; make the next round start from the same table
+        if len(game.log) > 4000:
+            del game.log[:]
+
+    machine, model = _bare_action_machine()
+
+    def bare_round() -> None:
+        model.state = "idle"
+        machine._engine.running = True  # reaching a final state stops it; the engine re-arms the same way
+        for event in ENGINE_EVENTS:
+            machine.send(event)
+
+    def block(fn: Any) -> float:
+        start = time.perf_counter()
+        for _ in range(rounds):
+            fn()
+        return (time.perf_counter() - start) / (rounds * len(ENGINE_EVENTS))
+
+    for _ in range(200):  # warm the callback caches of both
+        bare_round()
+        engine_round()
+    # interleaved, best of each: a busy machine slows both alike instead of one of them
+    bares, engines = [], []
+    for _ in range(repeats):
+        bares.append(block(bare_round))
+        engines.append(block(engine_round))
+    bare, engine = min(bares), min(engines)
+
+    # one whole move through the public surface, for scale: declare, two passes, resolution
+    moves = ("A: activate 一撃 of x on y", "B: pass", "A: pass")
+    fresh = _engine_game()
+    snap = fresh.snapshot()
+    samples = []
+    for _ in range(300):
+        fresh.restore(snap)
+        start = time.perf_counter()
+        for m in moves:
+            fresh.apply(m)
+        samples.append(time.perf_counter() - start)
+    return {
+        "bare_us_per_transition": round(bare * 1e6, 2),
+        "engine_us_per_transition": round(engine * 1e6, 2),
+        "engine_ratio": round(engine / bare, 3),
+        "engine_ratio_target": TARGETS["engine_ratio"],
+        "apply_us_per_move": round(statistics.median(samples) / len(moves) * 1e6, 1),
+    }
+
+
+# ---------------------------------------------------------------- (b) explorer
+def bench_explorer(depth: int = 12, max_states: int = 3000) -> dict[str, Any]:
+    from fsm.explorer import explore_file
+
+    files = sorted((REPO / "scenarios").glob("*.yaml")) + sorted((REPO / "designs").glob("*.yaml"))
+    rows = []
+    for path in files:
+        r = explore_file(path, depth=depth, max_states=max_states)
+        rows.append({"scenario": str(path.relative_to(REPO)), "states": r.states, "moves": r.moves,
+                     "seconds": round(r.seconds, 4), "states_per_s": round(r.rate)})  # fmt: skip
+    states = sum(r["states"] for r in rows)
+    seconds = sum(r["seconds"] for r in rows)
+    slowest = min(rows, key=lambda r: r["states_per_s"]) if rows else None
+    return {
+        "explorer_states": states,
+        "explorer_seconds": round(seconds, 3),
+        "explorer_states_per_s": round(states / seconds) if seconds else 0,
+        "explorer_median_states_per_s": round(statistics.median(r["states_per_s"] for r in rows)) if rows else 0,
+        "explorer_slowest": slowest,
+        "explorer_states_per_s_target": TARGETS["explorer_states_per_s"],
+        "explorer_depth": depth,
+        "explorer_scenarios": rows,
+    }
+
+
+# ---------------------------------------------------------------- (c) notebooks
+def bench_notebooks() -> dict[str, Any]:
+    import nbformat
+    from nbclient import NotebookClient
+
+    per = {}
+    for path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        client = NotebookClient(
+            nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        )
+        start = time.perf_counter()
+        client.execute()
+        per[path.name] = round(time.perf_counter() - start, 2)
+    return {
+        "notebooks_s": round(sum(per.values()), 2),
+        "notebooks_s_target": TARGETS["notebooks_s"],
+        "notebooks": per,
+    }
+
+
+# ---------------------------------------------------------------- (d) diagrams
+def bench_diagrams() -> dict[str, Any]:
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_diagrams  # written alongside: benchmarks/bench_diagrams.py
+    except ImportError as err:
+        return {"diagrams_error": f"benchmarks/bench_diagrams.py not available: {err}"}
+    numbers = bench_diagrams.run()
+    # also from a cold process, as a person runs it: imports, compiling the machines, dot
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "fsm", "diagrams", "--out", tmp], cwd=REPO, check=True, capture_output=True
+        )
+        cold = time.perf_counter() - start
+    return {
+        "diagrams_s": numbers.get("regenerate_s"),
+        "diagrams_cold_process_s": round(cold, 2),
+        "diagrams_s_target": TARGETS["diagrams_s"],
+        "diagrams": {k: v for k, v in numbers.items() if k != "cache"},
+    }
+
+
+BENCHES = {"engine": bench_engine, "explorer": bench_explorer, "notebooks": bench_notebooks, "diagrams": bench_diagrams}
+
+
+def _report(n: dict[str, Any]) -> list[str]:
+    out = []
+    if "engine_ratio" in n:
+        out.append(
+            f"(a) engine overhead per transition: {n['engine_ratio']:.2f}x a bare python-statemachine machine "
+            f"({n['engine_us_per_transition']:.1f} vs {n['bare_us_per_transition']:.1f} µs; target ≤ "
+            f"{n['engine_ratio_target']}x); a whole move through Game.apply: {n['apply_us_per_move']:.0f} µs"
+        )
+    if "explorer_states_per_s" in n:
+        slow = n["explorer_slowest"] or {}
+        out.append(
+            f"(b) explorer: {n['explorer_states_per_s']:,} states/s over {len(n['explorer_scenarios'])} scenarios "
+            f"({n['explorer_states']:,} states in {n['explorer_seconds']:.2f} s, depth {n['explorer_depth']}; "
+            f"median scenario {n['explorer_median_states_per_s']:,}/s, slowest {slow.get('scenario')} "
+            f"{slow.get('states_per_s', 0):,}/s; target ≥ {n['explorer_states_per_s_target']:,})"
+        )
+    if "notebooks_s" in n:
+        each = ", ".join(f"{k} {v:.1f}" for k, v in n["notebooks"].items())
+        out.append(
+            f"(c) notebooks: {n['notebooks_s']:.1f} s for all (target ≤ {n['notebooks_s_target']:.0f} s): {each}"
+        )
+    if "diagrams_s" in n:
+        out.append(
+            f"(d) diagrams: regenerating every diagram took {n['diagrams_s']:.2f} s in-process (bench_diagrams.run(), "
+            f"best of 3), {n['diagrams_cold_process_s']:.2f} s as `python -m fsm diagrams` from a cold process "
+            f"(target ≤ {n['diagrams_s_target']:.0f} s)"
+        )
+    if "diagrams_error" in n:
+        out.append(f"(d) diagrams: {n['diagrams_error']}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the project's benchmarks (see the module docstring).")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", default="", help=f"comma list of: {', '.join(BENCHES)} (default: all)")
+    args = parser.parse_args(argv)
+    names = [n.strip() for n in args.only.split(",") if n.strip()] or list(BENCHES)
+    unknown = [n for n in names if n not in BENCHES]
+    if unknown:
+        parser.error(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(BENCHES)}")
+    numbers: dict[str, Any] = {"python": sys.version.split()[0]}
+    for name in names:
+        numbers.update(BENCHES[name]())
+    if args.json:
+        print(json.dumps(numbers, ensure_ascii=False))
+    else:
+        print("\n".join(_report(numbers)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
