@@ -60,12 +60,20 @@ class _Map(dict):  # type: ignore[type-arg]
     line: int = 0
     key_lines: dict[str, int]
 
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.key_lines = {}
+
 
 class _Seq(list):  # type: ignore[type-arg]
     """A list that remembers the line of itself and of each item."""
 
     line: int = 0
     item_lines: list[int]
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.item_lines = []
 
 
 class _Loader(yaml.SafeLoader):
@@ -536,7 +544,7 @@ def load(
 def _clause_ids(raw: Any, where: _Where, parent: Any, key: str) -> list[str]:
     ids = _list_of(raw, where, parent, key, single=True)
     for i, cid in enumerate(ids):
-        if cid not in CLAUSES:
+        if not isinstance(cid, str) or cid not in CLAUSES:
             at = where(ids, i) if isinstance(ids, _Seq) else where(parent, key)
             raise BadInput(f"{cid!r} is not a clause ID of the catalogue (see `fsm rules`)", at)
     return [str(c) for c in ids]

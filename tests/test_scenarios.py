@@ -62,7 +62,7 @@ def test_library_covers_every_clause_of_the_catalogue() -> None:
 HARD_CASES = {
     "action_fizzles_after_counter": ["ACT-6"],
     "cost_destroyed_no_refund": ["COST-5"],
-    "self_destruct_countered": ["SD-6"],
+    "self_destruct_countered": ["SD-6", "SD-7"],
     "skill_user_loses_skill": ["SC-6"],
     "two_declarations_one_earth": ["SC-4"],
     "all_stands_in_but_not_for_tool": ["SYM-2", "SYM-3"],
@@ -264,6 +264,8 @@ MALFORMED = [
     ("a timing as a number", "timing: 反撃,", "timing: 3,", 16, "timing must be text"),
     ("an outcome that is not a result", "{岩砕き: pending}", "{岩砕き: pending}", 24, "an outcome is resolved"),
     ("expect.units as a list", "  outcomes: {岩砕き: pending}", "  units: [岩の巨人]", 24, "expected a mapping"),
+    ("a mapping among the clause IDs", "clauses: [ACT-6]", "clauses: [{ACT: 6}]", 2, "is not a clause ID"),
+    ("an empty unit", "  水の精: {owner: B, skills: 水, geo: 荒野}", "  水の精:", 14, "owner must be A or B"),
     ("a duplicated key", "    owner: A", "    owner: A\n    owner: B", 10, "given twice"),
 ]
 
