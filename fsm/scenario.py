@@ -132,13 +132,18 @@ class _Where:
         self.path = path
 
     def __call__(self, node: Any, key: str | int | None = None) -> str:
-        line = getattr(node, "line", 0)
-        if isinstance(key, int) and isinstance(node, _Seq) and key < len(node.item_lines):
-            line = node.item_lines[key]
-        elif isinstance(key, str) and isinstance(node, _Map):
-            line = node.key_lines.get(key, line)
+        line = _line(node, key)
         place = f"{self.path}:{line}" if line else self.path
         return place + (f" ({key})" if isinstance(key, str) else "")
+
+
+def _line(node: Any, key: str | int | None) -> int:
+    """The line of ``node[key]`` (or of ``node`` itself) in the file, 0 when unknown."""
+    if isinstance(key, int) and isinstance(node, _Seq) and key < len(node.item_lines):
+        return node.item_lines[key]
+    if isinstance(key, str) and isinstance(node, _Map):
+        return node.key_lines.get(key, node.line)
+    return getattr(node, "line", 0)
 
 
 def _shown(value: Any) -> str:
@@ -158,8 +163,10 @@ def _shown(value: Any) -> str:
 
 def _table_of(data: Any, where: _Where, parent: Any = None, key: str | int | None = None) -> Mapping[str, Any]:
     """``data`` as a mapping (nothing counts as empty); anything else is :class:`BadInput`."""
-    if data is None:
-        return _Map()
+    if data is None:  # an empty entry: errors about it point at its key
+        empty = _Map()
+        empty.line = _line(parent, key)
+        return empty
     if not isinstance(data, Mapping):
         at = where(parent, key) if parent is not None else where(data)
         raise BadInput(f"expected a mapping (key: value lines), got {_shown(data)}", at)
