@@ -53,7 +53,9 @@ ZONE_LABELS = {
 
 _STYLE = """<style>
 .fsm-step table { border-collapse: collapse; font-size: 12px; margin: 2px 0 6px 0; }
-.fsm-step th, .fsm-step td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
+.fsm-step th, .fsm-step td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top;
+  white-space: nowrap; }
+.fsm-step .fsm-rows td { white-space: normal; }
 .fsm-step th { background: #f3f3f3; }
 .fsm-step .fsm-clause { font-family: monospace; font-size: 11px; background: #eef2f7; border-radius: 3px;
   padding: 0 3px; color: #333; cursor: help; }
@@ -81,19 +83,39 @@ def rows_table(rows: list[dict[str, str]], caption: str = "") -> str:
     if not rows:
         return "<p>(empty)</p>"
     heads = list(rows[0])
-    out = ['<table class="fsm-rows">']
+    out = ['<table class="fsm-rows" style="border-collapse:collapse;font-size:12px">']
     if caption:
         out.append(f"<caption>{_esc(caption)}</caption>")
-    out.append("<tr>" + "".join(f"<th>{_esc(h)}</th>" for h in heads) + "</tr>")
+    # inline styles: JupyterLab right-aligns table cells, which reads badly for words
+    cell = "text-align:left;vertical-align:top;border:1px solid #ddd;padding:2px 6px"
+    out.append("<tr>" + "".join(f'<th style="{cell}">{_esc(h)}</th>' for h in heads) + "</tr>")
     for row in rows:
         cells = []
-        for h in heads:
+        for i, h in enumerate(heads):
             value = str(row.get(h, ""))
-            shade = ' style="color:#aaa"' if value == "—" else ""
-            cells.append(f"<td{shade}>{_esc(value)}</td>")
+            style = cell + (";color:#aaa" if value == "—" else "") + (";white-space:nowrap" if i == 0 else "")
+            cells.append(f'<td style="{style}">{_esc(value)}</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
+
+
+def diagram(what: str | type, lang: str = "both", rules: Ruleset | None = None) -> Any:
+    """A machine's diagram for a notebook cell: a kind key (``"action"``, ``"sync_action"``,
+    ``"skill"``) or a machine class (``CounterChain``, ``GameFlow``)."""
+    from IPython.display import SVG
+
+    from .diagrams import render_machine
+    from .ruleset import builtin
+
+    machine = what
+    if isinstance(what, str):
+        rules = rules or builtin()
+        key = what.removeprefix("sync_")
+        if key not in rules.kinds:
+            raise BadInput(f"no kind {what!r}; kinds: {', '.join(rules.kinds)} (prefix sync_ for 【同調】)")
+        machine = procedure_class(rules.kind(key, sync=what.startswith("sync_")))
+    return SVG(render_machine(machine, lang=lang))  # type: ignore[arg-type]
 
 
 def log_groups(log: list[LogEntry]) -> list[tuple[str, list[LogEntry]]]:
@@ -202,7 +224,7 @@ class StepThrough:
         self.title_html = w.HTML()
         self.header = w.HTML()
         self.header.add_class("fsm-header")
-        self.moves_box = w.Box(layout=w.Layout(display="flex", flex_flow="row wrap", gap="4px"))
+        self.moves_box = w.Box(layout=w.Layout(display="flex", flex_flow="row wrap"))
         self.moves_box.add_class("fsm-moves")
         self.move_buttons: list[w.Button] = []
         self.undo_button = w.Button(description="undo", icon="undo", tooltip="take back the last move")
@@ -228,7 +250,7 @@ class StepThrough:
         self.play_button.on_click(lambda _b: self.play(self.try_text.value))
         self.why = w.HTML()
         self.why.add_class("fsm-why")
-        self.diagram = w.HTML(layout=w.Layout(overflow="auto", max_height="620px", border="1px solid #ddd"))
+        self.diagram = w.HTML(layout=w.Layout(overflow="auto", border="1px solid #ddd", flex="1 1 440px"))
         self.diagram.add_class("fsm-diagram")
         self.chain_html = w.HTML()
         self.chain_html.add_class("fsm-chain")
@@ -236,16 +258,16 @@ class StepThrough:
         self.table_html.add_class("fsm-table")
         self.script_html = w.HTML()
         self.script_html.add_class("fsm-script")
-        self.log_html = w.HTML(layout=w.Layout(overflow="auto", max_height="360px"))
+        self.log_html = w.HTML(layout=w.Layout(overflow="auto", max_height="520px"))
         self.log_html.add_class("fsm-log")
         controls = w.HBox([self.undo_button, self.reset_button, self.script_button])
         trying = w.HBox([self.try_text, self.why_button, self.play_button])
-        side = w.VBox([self.chain_html, self.table_html, self.script_html], layout=w.Layout(flex="1 1 360px"))
-        self.diagram.layout.flex = "2 1 480px"
-        body = w.Box([self.diagram, side], layout=w.Layout(display="flex", flex_flow="row wrap", gap="8px"))
-        self.widget = w.VBox(
-            [self.title_html, self.header, self.moves_box, controls, trying, self.why, body, self.log_html]
+        side = w.VBox(
+            [self.chain_html, self.table_html, self.script_html, self.log_html],
+            layout=w.Layout(flex="1 1 520px", overflow="auto", margin="0 0 0 8px"),
         )
+        body = w.Box([self.diagram, side], layout=w.Layout(display="flex", flex_flow="row wrap"))
+        self.widget = w.VBox([self.title_html, self.header, self.moves_box, controls, trying, self.why, body])
         self.widget.add_class("fsm-step")
 
     def _ipython_display_(self) -> None:
@@ -419,7 +441,7 @@ class StepThrough:
             description=text,
             tooltip=("the scenario's next move: " if is_next else "") + text,
             icon="play" if is_next else "",
-            layout=w.Layout(width="auto"),
+            layout=w.Layout(width="auto", margin="2px"),
             style={"button_color": self._colour(move.player), "text_color": "white"},
         )
         b.add_class("fsm-move")
@@ -484,17 +506,17 @@ class StepThrough:
         if not t.chain:
             return head + "<div style='color:#777'>(empty)</div>" + self._outcomes()
         rows = [
-            "<tr><th>#</th><th>kind</th><th>source</th><th>unit</th><th>target</th><th>dice</th><th>by</th>"
-            "<th>answers</th><th>step</th></tr>"
+            "<tr><th>#</th><th>kind</th><th>source</th><th>unit</th><th>target</th><th>dice</th><th>answers</th>"
+            "<th>step</th></tr>"
         ]
         for item in reversed(t.chain):
+            unit = self._unit_name(item.unit) if item.unit else self._who(item.declarer)
             target = self._unit_name(item.target) if item.target else ""
             rows.append(
                 f"<tr><td>#{item.seq}</td><td>{_esc(self._kind_label(item))}</td><td>{_esc(self._source(item))}</td>"
-                f"<td>{self._unit_name(item.unit)}</td><td>{target}</td>"
-                f"<td>{'' if item.dice is None else item.dice}</td><td>{self._who(item.declarer)}</td>"
+                f"<td>{unit}</td><td>{target}</td><td>{'' if item.dice is None else item.dice}</td>"
                 f"<td>{'' if item.answering is None else '#' + str(item.answering)}</td>"
-                f"<td>{_esc(self._step_name(item))}</td></tr>"
+                f"<td style='white-space:normal'>{_esc(self._step_name(item))}</td></tr>"
             )
         return head + "<table>" + "".join(rows) + "</table>" + self._outcomes()
 

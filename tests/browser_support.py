@@ -1,0 +1,150 @@
+"""A throw-away JupyterLab server for browser tests: temp config, bound to 127.0.0.1, stopped by its own PID.
+
+The server serves a *copy* of ``notebooks/`` (with ``scenarios/`` linked beside it, so the
+notebooks' relative paths still work), so running cells in the browser can never write
+outputs into the committed notebooks.  Its settings turn off the news pop-up, autosave and
+cell windowing (every cell stays in the page, so the test can find every widget), and start
+the notebook's own kernel without asking (no "Select Kernel" dialog).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Launch flags for headless Chromium in a container without network or a desktop.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+#: JupyterLab user settings (plugin id → values) written into the temp settings dir.
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none", "autoStartDefaultKernel": True},
+}
+
+
+def chromium_path() -> str | None:
+    """Chromium from ``FSM_CHROMIUM`` or the PATH; None if there is none."""
+    found = os.environ.get("FSM_CHROMIUM") or shutil.which("chromium")
+    return found if found and Path(found).exists() else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab: where it is, its token, its process and its log file."""
+
+    url: str
+    token: str
+    process: subprocess.Popen[bytes]
+    log: Path
+    root: Path
+
+    def page(self, path: str) -> str:
+        return f"{self.url}/lab/tree/{path}?token={self.token}"
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no server log)"
+
+    def stop(self) -> None:
+        """Stop the server we started, by its own PID: terminate, wait, kill if it will not go."""
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def _write_settings(settings_dir: Path) -> None:
+    for plugin, values in LAB_SETTINGS.items():
+        package, _, name = plugin.partition(":")
+        target = settings_dir / package / f"{name}.jupyterlab-settings"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values), encoding="utf-8")
+
+
+def start_lab(workdir: Path, timeout: float = 90.0) -> Lab:
+    """Start JupyterLab on a free port of 127.0.0.1 over a copy of the notebooks; wait until it answers."""
+    root = workdir / "site"
+    shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    (root / "scenarios").symlink_to(REPO / "scenarios", target_is_directory=True)
+    for extra in ("designs",):  # other data the notebooks may read by relative path
+        if (REPO / extra).is_dir():
+            (root / extra).symlink_to(REPO / extra, target_is_directory=True)
+    settings = workdir / "lab-settings"
+    _write_settings(settings)
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(workdir / "config"),
+        "JUPYTER_RUNTIME_DIR": str(workdir / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(settings),
+        "JUPYTERLAB_WORKSPACES_DIR": str(workdir / "workspaces"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    port, token = free_port(), secrets.token_hex(16)
+    log = workdir / "jupyterlab.log"
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root / 'notebooks'}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # CI containers run as root; the server still binds only 127.0.0.1
+    with log.open("wb") as out:
+        process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
+    lab = Lab(f"http://127.0.0.1:{port}", token, process, log, root)
+    deadline = time.monotonic() + timeout
+    status = f"{lab.url}/api/status?token={token}"
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with code {process.returncode}:\n{lab.log_tail()}")
+        try:
+            with urllib.request.urlopen(status, timeout=2) as response:  # noqa: S310 - our own 127.0.0.1 server
+                if response.status == 200:
+                    return lab
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.25)
+    lab.stop()
+    raise RuntimeError(f"JupyterLab did not answer within {timeout:.0f} s:\n{lab.log_tail()}")

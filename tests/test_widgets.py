@@ -1,0 +1,138 @@
+"""The step-through widget (fsm/widgets.py), driven headless through its buttons and text box."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from fsm.ruleset import builtin
+from fsm.timing import legality_table
+from fsm.widgets import PLAYER_COLOURS, StepThrough, log_groups, rows_table
+
+REPO = Path(__file__).resolve().parents[1]
+FIZZLE = REPO / "scenarios" / "action_fizzles_after_counter.yaml"
+CHAIN = REPO / "scenarios" / "nb_counter_chain.yaml"
+
+
+def text(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def button(step: StepThrough, label: str):  # noqa: ANN201 - an ipywidgets Button
+    found = [b for b in step.move_buttons if b.description == label]
+    assert found, f"no button {label!r}; buttons: {[b.description for b in step.move_buttons]}"
+    return found[0]
+
+
+def test_tim_ctr_2_header_names_the_priority_holder_and_the_buttons_are_the_legal_moves() -> None:
+    """TIM-CTR-2: after A declares, the header says B has priority, and every button is one of B's legal moves."""
+    step = StepThrough.from_scenario(FIZZLE)
+    assert "A to decide" in text(step.header.value)
+    button(step, "A: activate 岩砕き of 岩の巨人 on 水の精").click()
+    assert "B has priority (反撃の優先権)" in text(step.header.value)
+    assert [b.description for b in step.move_buttons] == [str(m) for m in step.game.legal_moves()]
+    assert {b.style.button_color for b in step.move_buttons} == {PLAYER_COLOURS[1]}
+    assert all("fsm-move" in b._dom_classes for b in step.move_buttons)
+
+
+def test_act4_a_click_plays_the_move_redraws_the_diagram_and_undo_takes_it_back() -> None:
+    """ACT-4/ACT-5: clicking a move logs the declaration and opens the window in the diagram; undo restores all."""
+    step = StepThrough.from_scenario(FIZZLE)
+    key, length, diagram = step.game.table.key(), len(step.game.log), step.diagram.value
+    assert "<svg" in diagram
+    button(step, "A: activate 岩砕き of 岩の巨人 on 水の精").click()
+    assert "ACT-4" in step.log_html.value and "ACT-5" in step.log_html.value
+    assert step.diagram.value != diagram
+    assert "#1" in text(step.chain_html.value) and "岩砕き" in text(step.chain_html.value)
+    step.undo_button.click()
+    assert step.game.table.key() == key and len(step.game.log) == length
+    assert step.diagram.value == diagram
+    assert step.undo_button.disabled
+
+
+def test_tim_ctr_2_why_not_explains_a_refused_move_with_its_clause_and_changes_nothing() -> None:
+    """TIM-CTR-2: typing A's pass while B has priority is refused with the clause; the table is untouched."""
+    step = StepThrough.from_scenario(FIZZLE, upto=1)
+    key, length = step.game.table.key(), len(step.game.log)
+    step.try_text.value = "A: pass"
+    step.why_button.click()
+    assert "TIM-CTR-2" in step.why.value and "refused" in step.why.value
+    step.play_button.click()
+    assert "TIM-CTR-2" in step.why.value
+    assert step.game.table.key() == key and len(step.game.log) == length
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["A: frobnicate", "A: use 足止め by nobody", "A: activate nope of 岩の巨人", "use", "", "B: use 足止め by"],
+)
+def test_bad_input_typed_into_the_box_is_explained_never_raised(typed: str) -> None:
+    """A typo is bad input, not a rule question: the widget says what is wrong and nothing changes."""
+    step = StepThrough.from_scenario(FIZZLE)
+    key = step.game.table.key()
+    assert step.try_move(typed)
+    assert step.play(typed) == []
+    assert step.why.value and "Traceback" not in step.why.value
+    assert step.game.table.key() == key
+
+
+def test_act6_next_in_script_plays_the_scenario_through_to_the_fizzle() -> None:
+    """ACT-6: the script's moves, with its expected refusal shown on the way, end in 岩砕き fizzling."""
+    step = StepThrough.from_scenario(FIZZLE)
+    seen_refusal = False
+    while not step.script_button.disabled:
+        step.script_button.click()
+        seen_refusal = seen_refusal or "TIM-CTR-2" in step.why.value
+    assert seen_refusal
+    assert [(o.source, o.result) for o in step.game.table.outcomes] == [("足止め", "resolved"), ("岩砕き", "fizzled")]
+    assert "ACT-6" in step.chain_html.value  # the outcomes list cites the recheck
+    assert "✓" in step.script_html.value and not step.off_script
+
+
+def test_leaving_the_script_is_shown_and_undo_returns_to_it() -> None:
+    step = StepThrough.from_scenario(FIZZLE)
+    button(step, "A: pass").click()
+    assert step.off_script and step.script_button.disabled
+    assert "left the script" in step.script_html.value
+    step.undo()
+    assert not step.off_script and not step.script_button.disabled
+    assert any("fsm-move-scripted" in b._dom_classes for b in step.move_buttons)
+
+
+def test_tim_ctr_3_variant_counters_between_resolutions_reopens_the_window() -> None:
+    """TIM-CTR-3 (variant counters_between_resolutions): after the top item resolves, priority is asked again."""
+    default = StepThrough.from_scenario(CHAIN, upto=5)
+    variant = StepThrough.from_scenario(CHAIN, upto=5, variants={"counters_between_resolutions": True})
+    for step in (default, variant):
+        step.play("A: pass")
+    assert default.game.table.chain == [] and "B to decide" in text(default.header.value)
+    assert len(variant.game.table.chain) == 2
+    assert "A has priority" in text(variant.header.value)
+    assert "counters_between_resolutions" in variant.header.value
+
+
+def test_reset_goes_back_to_the_scenario_start() -> None:
+    step = StepThrough.from_scenario(FIZZLE, upto=3)
+    key = step.game.table.key()
+    step.play("A: pass")
+    step.play("B: pass")
+    step.reset_button.click()
+    assert step.game.table.key() == key and step.script_pos == 3 and not step.history
+
+
+def test_log_groups_start_with_each_move() -> None:
+    step = StepThrough.from_scenario(FIZZLE)
+    for move in ("A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass", "A: pass"):
+        step.play(move)
+    groups = log_groups(step.game.log)
+    assert [m for m, _ in groups] == ["", "A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass", "A: pass"]
+    assert sum(len(lines) for _, lines in groups) == len(step.game.log)
+
+
+def test_rows_table_renders_the_timing_legality_table() -> None:
+    rows = legality_table(builtin().timings)
+    html = rows_table(rows)
+    assert html.count("<tr>") == len(rows) + 1
+    assert "[反撃：スピード限定]" in html and "TIM-SPD" in html
