@@ -116,7 +116,7 @@ def _engine_game() -> Any:
     return build_game(data)
 
 
-def bench_engine(rounds: int = 1000, repeats: int = 9) -> dict[str, Any]:
+def bench_engine(rounds: int = 200, repeats: int = 40) -> dict[str, Any]:
     from fsm.model import ChainItem
 
     game = _engine_game()
