@@ -7,4 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh lab
 
 echo "Starting JupyterLab on 127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL printed below."
-exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks "$@"
+extra=()
+# JupyterLab will not start as root without --allow-root (containers, CI); it still listens on 127.0.0.1 only.
+if [[ "$(id -u)" -eq 0 ]]; then extra+=(--allow-root); fi
+exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks ${extra[@]+"${extra[@]}"} "$@"
