@@ -242,6 +242,8 @@ class StepThrough:
             continuous_update=False,
         )
         self.try_text.add_class("fsm-try")
+        # Enter in the box asks "why not?" (the value is sent on Enter, as continuous_update is off)
+        self.try_text.observe(lambda change: change["new"] and self.try_move(change["new"]), names="value")
         self.why_button = w.Button(description="why not?", icon="question", tooltip="is this move legal here?")
         self.why_button.add_class("fsm-why-button")
         self.play_button = w.Button(description="play it", icon="check", tooltip="play the typed move if legal")
@@ -423,7 +425,9 @@ class StepThrough:
                 f"#{top.seq} {_esc(self._source(top))} or pass"
             )
         else:
-            text = f"{self._who(actor)} to decide — {_esc(g.point().name)}"
+            point = g.point()
+            step = point.name if point.action else list(g.flow.configuration)[-1].name
+            text = f"{self._who(actor)} to decide — {_esc(step)}"
         variants = g.variants.changed()
         extra = ""
         if variants:

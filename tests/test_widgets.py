@@ -136,3 +136,15 @@ def test_rows_table_renders_the_timing_legality_table() -> None:
     html = rows_table(rows)
     assert html.count("<tr>") == len(rows) + 1
     assert "[反撃：スピード限定]" in html and "TIM-SPD" in html
+
+
+def test_a_bare_game_gets_a_step_through_without_a_script() -> None:
+    """Any Game can be stepped: StepThrough(game) shows its legal moves and hides the script controls."""
+    from fsm.scenario import load
+
+    game, _ = load(FIZZLE)
+    step = StepThrough(game)
+    assert step.script_button.layout.display == "none" and step.script_html.value == ""
+    assert [b.description for b in step.move_buttons] == [str(m) for m in game.legal_moves()]
+    step.try_text.value = "B: pass"  # Enter in the box asks why not
+    assert "refused" in step.why.value
