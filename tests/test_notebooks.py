@@ -8,10 +8,13 @@ kernel, so JupyterLab opens it without asking.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,6 +28,14 @@ pytestmark = pytest.mark.notebooks
 
 def _ids(path: Path) -> str:
     return path.stem
+
+
+def _venv_kernel() -> KernelManager:
+    """The ``python3`` kernel of this interpreter's environment, never a user-wide one from ~/.local."""
+    specs = KernelSpecManager(kernel_dirs=[str(Path(sys.prefix) / "share" / "jupyter" / "kernels")])
+    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+    assert km.format_kernel_cmd()[0] == sys.executable, km.format_kernel_cmd()
+    return km
 
 
 def test_the_teaching_notebooks_are_there() -> None:
@@ -55,6 +66,7 @@ def test_notebook_runs_top_to_bottom(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,
+        km=_venv_kernel(),
         timeout=60,
         kernel_name="python3",
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
