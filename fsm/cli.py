@@ -87,7 +87,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             counts[2] += 1
             print(f"fsm run: {err}", file=sys.stderr)
             if args.json:
-                print(json.dumps({"type": "error", "file": path, "where": err.where, "message": err.message}))
+                error = {"type": "error", "file": path, "where": err.where, "message": err.message}
+                print(json.dumps(error, ensure_ascii=False))
             continue
         counts[0 if result.ok else 1] += 1
         if args.json:
