@@ -46,6 +46,7 @@ from statemachine.contrib.diagram.model import (
 from statemachine.contrib.diagram.renderers.dot import DotRenderer, DotRendererConfig
 from statemachine.contrib.diagram.renderers.mermaid import MermaidRenderer, MermaidRendererConfig
 
+from . import timing_map
 from .battle import GameFlow
 from .catalogue import CLAUSES
 from .chain import CounterChain
@@ -115,7 +116,7 @@ class Diagram:
     """One machine to draw, with what the index says about it."""
 
     stem: str  # file name without extension
-    machine: type[StateChart]
+    machine: type[StateChart] | None  # None: the timing map, drawn from timing data (fsm.timing_map)
     title: Term
     summary: str  # one line, for the index
     rankdir: str = "LR"
@@ -550,6 +551,14 @@ def describe(machine: type[StateChart]) -> Diagram:
     return Diagram(re.sub(r"[^\w-]", "_", name), machine, Term(name, name), machine.__doc__ or "")
 
 
+TIMING_MAP = Diagram(
+    "timing_map",
+    None,
+    Term("タイミング", "timing map"),
+    "Every timing and what it may be used as: an action at a point of the game, a counter to a kind of item.",
+)
+
+
 def machines(rules: Ruleset | None = None) -> list[Diagram]:
     """Every machine of these rules: flow, chain, each kind, each ability kind in 【同調】."""
     rules = rules or builtin()
@@ -819,11 +828,21 @@ def write_all(
     out.mkdir(parents=True, exist_ok=True)
     diagrams = machines(rules)
 
+    rules = rules or builtin()
+    diagrams.append(TIMING_MAP)
+
     def one(d: Diagram) -> tuple[list[tuple[Path, bytes]], list[str]]:
         files: list[tuple[Path, bytes]] = []
-        source, cited = dot_source(d.machine, lang)
+        if d.machine is None:
+            colours = {"paper": PAPER, "line": LINE, "muted": MUTED, "window": WINDOW_FILL, "state": STATE_FILL}
+            source = timing_map.dot_source(rules, lang, FONT, colours)
+            mermaid = timing_map.mermaid_source(rules, lang)
+            cited = list(dict.fromkeys(t.clause for t in rules.timings.values()))
+        else:
+            source, cited = dot_source(d.machine, lang)
+            mermaid = mermaid_source(d.machine, lang)
         for fmt in formats:
-            data = mermaid_source(d.machine, lang).encode("utf-8") if fmt == "mmd" else run_dot(source, fmt)
+            data = mermaid.encode("utf-8") if fmt == "mmd" else run_dot(source, fmt)
             files.append((out / f"{d.stem}.{fmt}", data))
         return files, cited
 
