@@ -214,11 +214,7 @@ class Game:
         """Send one event to the item's procedure; its line comes before what its actions log."""
         spec = self._spec(item)
         at = len(self.log)
-        proc = self._procedure(spec)
-        # One machine serves every item of its kind; an earlier item reaching a final state
-        # (resolved / fizzled) stops python-statemachine's engine, so wake it for this item.
-        proc._engine.running = True
-        proc.step(item, event)
+        self._procedure(spec).step(item, event)
         entry = LogEntry(text, clause, spec.label, (str(item.state),), self._current_move)
         self.log.insert(at, entry)
 
@@ -725,6 +721,11 @@ class Game:
                 t.priority = other
             return
         if self.flow.at("main_phase"):
+            if self.variants.skills_used_outside_battle_return == "end_of_main_phase":
+                for u in t.units.values():
+                    if u.skills.consumed:
+                        u.skills.consumed.clear()
+                        self._note(f"{u.name}'s skills used in the main phase come back", "SC-3")
             t.active = t.opponent(m.player)
             for u in t.units.values():
                 if u.owner == t.active:
@@ -777,6 +778,8 @@ class Game:
         u.zone, u.geo = "field", b.geo
         b.participants.append(u.id)
         self._note(f"{u.name} is quick-summoned into the battle", "FLOW-QS")
+        if self.variants.quick_summoned_battle_autos == "on_summon":
+            self._battle_start([u])
 
     def _do_equip(self, m: Move) -> None:
         card, u = self._card(m.card), self._unit(m.unit)
@@ -912,7 +915,8 @@ class Game:
         t = self.table
         while t.chain_state == "resolving":
             item = t.chain.pop()
-            self._step(item, "close_window", "TIM-CTR-3", f"#{item.seq} {self._source_name(item)}: recheck")
+            recheck = self._spec(item).clause("recheck")
+            self._step(item, "close_window", recheck, f"#{item.seq} {self._source_name(item)}: recheck")
             self._settle(item)
             self._chain_event("resolve_next", "next item" if t.chain else "chain resolved", "TIM-CTR-3")
         if t.chain_state == "priority_opponent":
@@ -1138,9 +1142,9 @@ class Game:
                 self._note(f"{c.name} leaves with {u.name} and is discarded", "EQ-1")
 
     # ------------------------------------------------------------------ battle flow
-    def _battle_start(self) -> None:
+    def _battle_start(self, units: list[Unit] | None = None) -> None:
         """[戦闘] autos take effect now, on participants only, and cannot be countered."""
-        for u in list(self._participants()):
+        for u in self._participants() if units is None else units:
             for ab in u.abilities:
                 spec = self.rules.kind(ab.kind, sync=ab.sync is not None)
                 if spec.usable == "battle_start" and ab.battle_only:

@@ -94,7 +94,11 @@ class Procedure(StateChart):  # type: ignore[misc]
         super().__init__(model=Slot(ChainItem(0, self.spec.key, "", None, "")))
 
     def step(self, item: ChainItem, event: str) -> None:
+        """Send ``event`` for ``item``.  One machine serves every item of its kind; an earlier item
+        reaching a final state (resolved / fizzled) stops python-statemachine's run loop, so it is
+        woken for the next item (the new item's own state is on the item)."""
         self.model.item = item
+        self._engine.running = True
         self.send(event)
 
     # --- actions (the game does the work; the machine says when) -----------------

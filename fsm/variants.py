@@ -100,6 +100,22 @@ SPECS: tuple[VariantSpec, ...] = (
         "Units return to 行動未完了 when the battle ends.",
     ),
     VariantSpec(
+        "skills_used_outside_battle_return",
+        "SC-3",
+        "end_of_main_phase",
+        ("end_of_main_phase", "after_next_battle"),
+        "Skills used outside a battle (an [ＭＦ] card) come back when that main phase ends, or only when the "
+        "next battle ends (the rules speak only of skills used in a battle).",
+    ),
+    VariantSpec(
+        "quick_summoned_battle_autos",
+        "AUTO-2",
+        "on_summon",
+        ("on_summon", "never"),
+        "A unit quick-summoned into a battle joins it at its start, so its 【自動】[戦闘] activate when it "
+        "arrives; or they never activate in that battle.",
+    ),
+    VariantSpec(
         "advance_marches",
         "FLOW-ADV",
         True,
