@@ -64,14 +64,15 @@ def test_notebook_is_committed_with_cleared_outputs_and_a_kernelspec(path: Path)
 def test_notebook_runs_top_to_bottom(path: Path) -> None:
     """Every cell runs without an error; every teaching notebook shows at least one step-through."""
     nb = nbformat.read(path, as_version=4)
+    km = _venv_kernel()
     client = NotebookClient(
-        nb,
-        km=_venv_kernel(),
-        timeout=60,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
+        nb, km=km, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK_DIR)}}
     )
-    client.execute()  # raises CellExecutionError, with the cell and its traceback, on the first error
+    try:
+        client.execute()  # raises CellExecutionError, with the cell and its traceback, on the first error
+    finally:
+        if km.has_kernel:  # nbclient leaves a kernel it was handed running; stop ours
+            km.shutdown_kernel(now=True)
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     errors = [o for o in outputs if o.get("output_type") == "error"]
     assert not errors, f"{path.name}: {[(e['ename'], e['evalue']) for e in errors]}"
