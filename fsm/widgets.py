@@ -385,13 +385,14 @@ class StepThrough:
         g = self.game
         self.title_html.value = _STYLE + self._title()
         self.header.value = self._header()
-        self.move_buttons = [self._button(m) for m in g.legal_moves()]
+        legal = g.legal_moves()
+        self.move_buttons = [self._button(m) for m in legal]
         self.moves_box.children = tuple(self.move_buttons)
         self.undo_button.disabled = not self.history
         self.script_button.disabled = self.off_script or self.script_pos >= len(self.script)
         self.script_button.layout.display = "" if self.script else "none"
-        if not self.try_text.placeholder or self.move_buttons:
-            example = next((str(m) for m in g.legal_moves() if m.verb != "pass"), "A: pass")
+        if legal:
+            example = next((str(m) for m in legal if m.verb != "pass"), str(legal[0]))
             self.try_text.placeholder = f"type any move, e.g. {example}"
         self._draw_diagram()
         self.chain_html.value = self._chain()
