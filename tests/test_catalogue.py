@@ -78,9 +78,7 @@ def test_own_words(source: Path) -> None:
     reference = _ngrams(_words(source.read_text("utf-8")))
     copied = {
         c.id: sorted(
-            " ".join(g)
-            for field in (c.title, c.text, c.variant or "")
-            for g in _ngrams(_words(field)) & reference
+            " ".join(g) for field in (c.title, c.text, c.variant or "") for g in _ngrams(_words(field)) & reference
         )
         for c in CLAUSES.values()
     }
