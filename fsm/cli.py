@@ -179,13 +179,11 @@ def _cmd_timings(args: argparse.Namespace) -> int:
     import sys
 
     from fsm.errors import BadInput
-    from fsm.ruleset import builtin
+    from fsm.ruleset import load as load_rules
     from fsm.timing import legality_table
 
-    rules = builtin()
     try:
-        for path in args.rules or []:
-            rules = rules.extend(path)
+        rules = load_rules(args.rules or [])
     except BadInput as err:
         print(f"fsm timings: {err}", file=sys.stderr)
         return 2
@@ -227,13 +225,11 @@ def _cmd_diagrams(args: argparse.Namespace) -> int:
 
     from fsm.diagrams import parse_formats, write_all
     from fsm.errors import BadInput
-    from fsm.ruleset import builtin
+    from fsm.ruleset import load as load_rules
 
     try:
         formats = parse_formats(args.format)
-        rules = builtin()
-        for path in args.rules or []:
-            rules = rules.extend(path)
+        rules = load_rules(args.rules or [])
         written = write_all(args.out, args.lang, formats, rules)
     except BadInput as err:
         print(f"fsm diagrams: {err}", file=sys.stderr)
@@ -328,16 +324,14 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     import sys
 
     from fsm.errors import BadInput
-    from fsm.ruleset import builtin
+    from fsm.ruleset import load as load_rules
     from fsm.variants import SPECS
 
     def word(v: object) -> str:
         return str(v).lower() if isinstance(v, bool) else str(v)
 
-    rules = builtin()
     try:
-        for path in args.rules or []:
-            rules = rules.extend(path)
+        rules = load_rules(args.rules or [])
     except BadInput as err:
         print(f"fsm variants: {err}", file=sys.stderr)
         return 2

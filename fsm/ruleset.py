@@ -146,6 +146,14 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
     return Ruleset(kinds, timings, presets, (*base.sources, source))
 
 
+def load(paths: Iterable[str | Path] = ()) -> Ruleset:
+    """The built-in rules plus designers' data files, in order (``--rules FILE`` on the command line)."""
+    rules = builtin()
+    for path in paths:
+        rules = rules.extend(path)
+    return rules
+
+
 @cache
 def builtin() -> Ruleset:
     """The rules of the rules page, as shipped."""
