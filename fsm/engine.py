@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from .battle import GameFlow
 from .catalogue import CLAUSES
@@ -56,9 +55,10 @@ class Verdict:
 
 @dataclass
 class Snapshot:
+    """A saved table and how long the log was: restoring it undoes everything since."""
+
     table: Table
     log_length: int
-    meta: dict[str, Any] = field(default_factory=dict)
 
 
 class Game:
@@ -277,24 +277,20 @@ class Game:
         total.subtract(unit.skills.consumed)
         return +total
 
-    def holdings(self, unit: Unit, exclude: int | None = None) -> list[Pool]:
+    def holdings(self, unit: Unit) -> list[Pool]:
         """What is already held on this unit: pending skill uses (SC-4) and equips (EQ-1)."""
-        held: list[Pool] = [
-            Counter(dict(i.reserved)) for i in self.table.chain if i.unit == unit.id and i.reserved and i.seq != exclude
-        ]
-        held += [
-            c.condition.needs for c in self.table.cards.values() if c.zone == "equipped" and c.equipped_to == unit.id
-        ]
-        return held
+        held = [Counter(dict(i.reserved)) for i in self._pending_uses(unit)]
+        return held + [c.condition.needs for c in self._equips_on(unit)]
+
+    def _pending_uses(self, unit: Unit) -> list[ChainItem]:
+        return [i for i in self.table.chain if i.unit == unit.id and i.reserved]
+
+    def _equips_on(self, unit: Unit) -> list[Card]:
+        return [c for c in self.table.cards.values() if c.zone == "equipped" and c.equipped_to == unit.id]
 
     def _holders(self, unit: Unit) -> str:
-        names = [
-            self.table.cards[i.source].name
-            for i in self.table.chain
-            if i.unit == unit.id and i.reserved and i.source in self.table.cards
-        ]
-        names += [c.name for c in self.table.cards.values() if c.zone == "equipped" and c.equipped_to == unit.id]
-        return ", ".join(names)
+        names = [self._source_name(i) for i in self._pending_uses(unit)]
+        return ", ".join(names + [c.name for c in self._equips_on(unit)])
 
     # ------------------------------------------------------------------ candidates
     def _candidates(self) -> Iterator[Move]:
@@ -505,7 +501,7 @@ class Game:
                 f"{u.name} has {fmt(have)}, which cannot pay {card.name}'s condition {cond}" + hint,
             )
         if not can_pay(have, [cond.needs, *self.holdings(u)]):
-            pending = [Counter(dict(i.reserved)) for i in self.table.chain if i.unit == u.id and i.reserved]
+            pending = [Counter(dict(i.reserved)) for i in self._pending_uses(u)]
             return (
                 "EQ-1" if can_pay(have, [cond.needs, *pending]) else clause,  # an equip holds the skills
                 f"{u.name} has {fmt(have)}, already held by {self._holders(u)}, "
@@ -969,8 +965,8 @@ class Game:
             self._note(f"{u.name} becomes 進軍完了", spec.clause("price"))
         elif spec.price == "discard_self":
             if u.on_field:
-                self._leave_field(u, "graveyard", discarded=True)
                 self._note(f"{u.name} is discarded (破棄) as the price", spec.clause("price"))
+                self._leave_field(u, "graveyard", discarded=True)
         elif spec.price == "pay_cost":
             ab = next(a for a in u.abilities if a.name == item.source)
             paid = payment(self.available(u), ab.cost_pool)
@@ -1045,7 +1041,7 @@ class Game:
             elif r == "condition_unmet":
                 card = t.cards[item.source]
                 have = self.available(u)
-                held = [c.condition.needs for c in t.cards.values() if c.zone == "equipped" and c.equipped_to == u.id]
+                held = [c.condition.needs for c in self._equips_on(u)]
                 if not can_pay(have, [card.condition.needs, *held]):
                     found.append(r)
             elif r == "target_gone":
@@ -1063,8 +1059,8 @@ class Game:
         if spec.category == "attack":
             target = t.units.get(item.target or "")
             if target and self.variants.attack_outcome == "destroy_target" and target.on_field:
-                self._leave_field(target, "graveyard", destroyed=True)
                 self._note(f"the attack destroys {target.name} (撃破)", "FLOW-ATK")
+                self._leave_field(target, "graveyard", destroyed=True)
             return
         if spec.category == "speed_roll":
             return
@@ -1108,14 +1104,14 @@ class Game:
             self._note(f"{eff.op}: no unit to affect", clause)
             return
         if eff.op == "destroy" and u.on_field:
-            self._leave_field(u, "graveyard", destroyed=True)
             self._note(f"{u.name} is destroyed (撃破)", clause)
+            self._leave_field(u, "graveyard", destroyed=True)
         elif eff.op == "discard" and u.on_field:
-            self._leave_field(u, "graveyard", discarded=True)
             self._note(f"{u.name} is discarded (破棄)", clause)
+            self._leave_field(u, "graveyard", discarded=True)
         elif eff.op == "bounce" and u.on_field:
-            self._leave_field(u, "hand")
             self._note(f"{u.name} returns to its owner's hand and leaves the field", clause)
+            self._leave_field(u, "hand")
         elif eff.op == "exhaust":
             u.acted = True
             self._note(f"{u.name} becomes 行動完了", clause)

@@ -15,7 +15,7 @@ from collections.abc import MutableSet
 from dataclasses import dataclass, field
 from typing import Any
 
-from .skills import Condition, Pool, SkillPool, fmt
+from .skills import Condition, Pool, SkillPool
 
 #: Effect operations a card or ability may have, applied to its target on resolution.
 EFFECT_OPS = {
@@ -265,7 +265,3 @@ class Table:
             units, cards, chain, battle, geos, self.active, str(self.chain_state), self.priority,
             self.passes, str(self.flow_state), self.rolls, self.over,
         )  # fmt: skip
-
-    def describe_unit(self, uid: str) -> str:
-        u = self.units[uid]
-        return f"{u.name} [{u.owner}] {u.state_words()} skills {fmt(u.skills.available())}"
