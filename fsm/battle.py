@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from statemachine import State, StateChart
+from statemachine.orderedset import OrderedSet
 
 from .chain import TableSlot
 
@@ -91,5 +92,10 @@ class GameFlow(StateChart):  # type: ignore[misc]
         super().__init__(model=TableSlot(game, "flow_state"))
 
     def at(self, state_id: str) -> bool:
-        """Is the game in this state (at any depth)?"""
-        return state_id in self.configuration_values
+        """Is the game in this state (at any depth)?
+
+        Read straight from the table (an ordered set of state IDs, or one ID): the rules ask this
+        on every legality check, and the library's configuration view builds a new set each time.
+        """
+        value = self.model.state
+        return state_id in value if isinstance(value, OrderedSet) else value == state_id
