@@ -162,8 +162,8 @@ def labelled_graph(
         base["is_active"] = state.id in active_ids
         return LabelledState(**base, term=state_term(state.name), role=ROLES.get(state.id, ""))
 
-    states = [convert(s) for s in graph.states]
-    by_id = {s.id: s for s in _walk(states)}
+    states: list[DiagramState] = [convert(s) for s in graph.states]
+    by_id = {s.id: s for s in _walk(states) if isinstance(s, LabelledState)}  # all are, via convert()
     transitions: list[DiagramTransition] = []
     class_transitions = _class_transitions(machine.states)
     assert len(class_transitions) == len(graph.transitions), "extract() and the class disagree"
@@ -356,11 +356,13 @@ class StyledDotRenderer(DotRenderer):
                 # placed where it overlaps nothing.
                 extra.update(tailport="s", headport="w")
                 label = "xlabel"
+            # Any: a ** key could also fill pydot.Edge's obj_dict parameter, so mypy wants values that fit it.
+            text: dict[str, Any] = {label: self._edge_label(transition, colour) if i == 0 else ""}
             edges.append(
                 pydot.Edge(
                     src,
                     dst,
-                    **{label: self._edge_label(transition, colour) if i == 0 else ""},
+                    **text,
                     minlen=2 if extra.keys() & {"ltail", "lhead"} else 1,
                     color=colour,
                     style="dashed" if transition.role == "bad" else "solid",
@@ -515,6 +517,7 @@ def mermaid_source(machine: type[StateChart], lang: Lang = "both", active: Itera
         assert isinstance(state, LabelledState)
         state.name = state.term.words(lang)
     for t in graph.transitions:
+        assert isinstance(t, LabelledTransition)
         # One label per edge (Mermaid draws a transition once per source, target and label).
         guards = [f"{OR[lang] + ' ' if i and t.alternatives else ''}[{g}]" for i, g in enumerate(t.guards)]
         t.event = " ".join([t.event, *guards, *(f"/ {a}" for a in t.actions)]).strip()

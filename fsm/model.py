@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import MutableSet
+from collections.abc import Callable, Iterable, MutableSet
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .skills import Condition, Pool, SkillPool
 
@@ -239,7 +239,10 @@ class Table:
         new.outcomes = list(self.outcomes)
         new.resolution_order = list(self.resolution_order)
         if isinstance(self.flow_state, MutableSet):
-            new.flow_state = type(self.flow_state)(self.flow_state)
+            # The abstract MutableSet takes no items; the set kept here (python-statemachine's
+            # OrderedSet) is built from an iterable.
+            same_kind = cast("Callable[[Iterable[Any]], MutableSet[Any]]", type(self.flow_state))
+            new.flow_state = same_kind(self.flow_state)
         return new
 
     def key(self) -> tuple[Any, ...]:

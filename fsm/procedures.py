@@ -23,7 +23,7 @@ of the table is a snapshot of every machine.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from statemachine import State, StateChart
 from statemachine.factory import StateMachineMetaclass
@@ -182,4 +182,5 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
             fizzle |= recheck.to(fizzled, unless=guard, on="release")
         attrs["fizzle"] = fizzle
     name = "".join(part.capitalize() for part in spec.key.split("_")) + "Procedure"
-    return StateMachineMetaclass(name, (Procedure,), attrs)  # type: ignore[no-any-return]
+    # Calling the metaclass returns the new class; python-statemachine types it as the metaclass.
+    return cast("type[Procedure]", StateMachineMetaclass(name, (Procedure,), attrs))

@@ -305,7 +305,7 @@ def _timings(f: _Fields, rules: Ruleset) -> tuple[str, ...]:
 def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
     f = _Fields(raw, where, f"an ability of {uid}", ABILITY_KEYS, parent, index)
     kind = f.text("kind")
-    if kind not in rules.kinds:
+    if kind is None or kind not in rules.kinds:
         raise BadInput(f"unknown ability kind {kind!r}; kinds: {', '.join(rules.kinds)}", f.at("kind"))
     if rules.kinds[kind].category != "ability":
         raise BadInput(f"{kind!r} is not an ability kind", f.at("kind"))
@@ -751,6 +751,7 @@ def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: s
         f = _Fields(raw, where, f"expected unit {uid}", set(UNIT_CHECKS), units, uid)
         for key in f.data:
             got: Any
+            want: Any
             if key == "skills":
                 got, want = fmt(game.available(u)), fmt(f.symbols(key))
             elif key in ("acted", "marched", "destroyed", "discarded"):

@@ -29,7 +29,7 @@ def _answers(rules: Ruleset, category: str) -> Term:
 
 def edges(rules: Ruleset) -> list[tuple[Term, Term, Term | None]]:
     """(timing, what it allows, qualifier) for every use of every timing, in data order."""
-    out = []
+    out: list[tuple[Term, Term, Term | None]] = []
     for t in rules.timings.values():
         timing = Term(t.label, t.en, t.clause)
         if t.role == "action":

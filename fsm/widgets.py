@@ -33,6 +33,7 @@ from .catalogue import CLAUSES
 from .engine import Game, LogEntry, Snapshot
 from .errors import BadInput, RuleViolation
 from .kinds import KindSpec
+from .labels import Lang
 from .model import ChainItem, Table
 from .moves import Move, parse
 from .procedures import procedure_class
@@ -100,7 +101,7 @@ def rows_table(rows: list[dict[str, str]], caption: str = "") -> str:
     return "\n".join(out)
 
 
-def diagram(what: str | type, lang: str = "both", rules: Ruleset | None = None) -> Any:
+def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None) -> Any:
     """A machine's diagram for a notebook cell: a kind key (``"action"``, ``"sync_action"``,
     ``"skill"``) or a machine class (``CounterChain``, ``GameFlow``)."""
     from IPython.display import SVG
@@ -172,7 +173,7 @@ class StepThrough:
         script: list[ScriptStep] | None = None,
         script_pos: int = 0,
         clauses: list[str] | None = None,
-        lang: str = "both",
+        lang: Lang = "both",
     ) -> None:
         self.game = game
         self.title = title
@@ -195,7 +196,7 @@ class StepThrough:
         upto: int | None = None,
         variants: Variants | Mapping[str, Any] | None = None,
         rules: Ruleset | None = None,
-        lang: str = "both",
+        lang: Lang = "both",
     ) -> StepThrough:
         """A step-through of a scenario file, at its start or after its first ``upto`` entries.
 
