@@ -45,7 +45,7 @@ MEANINGS: dict[str, tuple[str, str, str]] = {
 }
 
 
-class GameFlow(StateChart):  # type: ignore[misc]
+class GameFlow(StateChart):
     """Main phase and battle (FLOW-*, MAR-1, TIM-MF, QS-1, TIM-SPD, TIM-NORMAL)."""
 
     allow_event_without_transition = False

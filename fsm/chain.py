@@ -64,7 +64,7 @@ class TableSlot:
         setattr(self.game.table, self.field, value)
 
 
-class CounterChain(StateChart):  # type: ignore[misc]
+class CounterChain(StateChart):
     """The [反撃] window and last-in-first-out resolution (TIM-CTR-1..3)."""
 
     allow_event_without_transition = False

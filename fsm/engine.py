@@ -399,7 +399,7 @@ class Game:
             # only a designer's rules open a window here (an equip with a counter window)
             return ("TIM-CTR-2", f"a counter window is open: {m.player} may answer the pending item or pass")
         # an unknown unit, card or ability is a typo, not a rules question: BadInput propagates
-        return getattr(self, f"_check_{m.verb}")(m)  # type: ignore[no-any-return]
+        return getattr(self, f"_check_{m.verb}")(m)
 
     def _check_pass(self, m: Move) -> Problem | None:
         return None

@@ -82,7 +82,7 @@ class Slot:
         self.item.state = value
 
 
-class Procedure(StateChart):  # type: ignore[misc]
+class Procedure(StateChart):
     """Base of every compiled procedure.  Illegal events raise, callback errors propagate."""
 
     allow_event_without_transition = False  # an event with no transition is a bug: raise

@@ -54,7 +54,7 @@ from .variants import Variants
 
 
 # ---------------------------------------------------------------- YAML with line numbers
-class _Map(dict):  # type: ignore[type-arg]
+class _Map(dict):
     """A mapping that remembers the line of itself and of each key."""
 
     line: int = 0
@@ -65,7 +65,7 @@ class _Map(dict):  # type: ignore[type-arg]
         self.key_lines = {}
 
 
-class _Seq(list):  # type: ignore[type-arg]
+class _Seq(list):
     """A list that remembers the line of itself and of each item."""
 
     line: int = 0
@@ -305,7 +305,9 @@ def _timings(f: _Fields, rules: Ruleset) -> tuple[str, ...]:
 def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
     f = _Fields(raw, where, f"an ability of {uid}", ABILITY_KEYS, parent, index)
     kind = f.text("kind")
-    if kind is None or kind not in rules.kinds:
+    if kind is None:
+        raise BadInput(f"an ability needs `kind:`, one of: {', '.join(rules.kinds)}", f.at("kind"))
+    if kind not in rules.kinds:
         raise BadInput(f"unknown ability kind {kind!r}; kinds: {', '.join(rules.kinds)}", f.at("kind"))
     if rules.kinds[kind].category != "ability":
         raise BadInput(f"{kind!r} is not an ability kind", f.at("kind"))

@@ -152,7 +152,7 @@ class Variants(Mapping[str, Any]):
         except KeyError:
             raise AttributeError(name) from None
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self):
         return iter(self._values)
 
     def __len__(self) -> int:
