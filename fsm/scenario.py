@@ -302,6 +302,15 @@ def _timings(f: _Fields, rules: Ruleset) -> tuple[str, ...]:
     return parse_timings(raw, rules.timings, f.at("timing"))
 
 
+def _owner(f: _Fields, players: tuple[str, str], where: _Where) -> str:
+    """Every unit and card belongs to one of the two players."""
+    owner = f.get("owner")
+    if owner not in players:
+        at = f.at("owner") if "owner" in f.data else where(f.data)
+        raise BadInput(f"owner must be {players[0]} or {players[1]}, got {owner!r}", at)
+    return str(owner)
+
+
 def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
     f = _Fields(raw, where, f"an ability of {uid}", ABILITY_KEYS, parent, index)
     kind = f.text("kind")
@@ -352,11 +361,7 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         u = _Fields(raw, where, f"unit {uid}", UNIT_KEYS, units, uid)
         if " " in uid:
             raise BadInput(f"unit ID {uid!r} may not contain spaces (moves name units by ID)", where(units, uid))
-        owner = u.get("owner")
-        if owner not in (a, b):
-            raise BadInput(
-                f"owner must be {a} or {b}, got {owner!r}", u.at("owner") if "owner" in u.data else where(u.data)
-            )
+        owner = _owner(u, (a, b), where)
         geo = u.text("geo")
         if geo is not None and geo not in table.geos:
             raise BadInput(f"no geo {geo!r}; geos: {', '.join(table.geos) or 'none'}", u.at("geo"))
@@ -382,11 +387,7 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         c = _Fields(raw, where, f"card {cid}", CARD_KEYS, cards, cid)
         if " " in cid:
             raise BadInput(f"card ID {cid!r} may not contain spaces (moves name cards by ID)", where(cards, cid))
-        owner = c.get("owner")
-        if owner not in (a, b):
-            raise BadInput(
-                f"owner must be {a} or {b}, got {owner!r}", c.at("owner") if "owner" in c.data else where(c.data)
-            )
+        owner = _owner(c, (a, b), where)
         ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
         zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
         equipped_to = c.text("equipped_to")
