@@ -631,13 +631,13 @@ def _position(game: Game, lang: Lang) -> _Position:
     rows: list[str] = []
     for item in reversed(table.chain):
         by = table.units[item.unit].name if item.unit in table.units else item.declarer
-        rows.append(f"#{item.seq} {game._spec(item).label} {game._source_name(item)} by {by}")
+        rows.append(f"#{item.seq} {game.spec_of(item).label} {game.source_name(item)} by {by}")
     top = table.chain[-1] if table.chain else None
     return _Position(
         type(game.flow),
         tuple(map(str, game.flow.configuration_values)),
         tuple(map(str, game.chain.configuration_values)) if table.chain else (),
-        procedure_class(game._spec(top)) if top else None,
+        procedure_class(game.spec_of(top)) if top else None,
         str(top.state) if top else "",
         tuple(rows),
         lang,

@@ -142,7 +142,7 @@ class Game:
         t = self.table
         if t.chain and t.priority is not None:
             top = t.chain[-1]
-            return Point("answering", answering=self._spec(top).category, during=top.during)
+            return Point("answering", answering=self.spec_of(top).category, during=top.during)
         if self.flow.at("main_phase"):
             return Point("own main phase", action="own_main")
         if self.flow.at("normal_timing"):
@@ -200,7 +200,8 @@ class Game:
             return b.advancing, b.defending
         return b.defending, b.advancing
 
-    def _spec(self, item: ChainItem) -> KindSpec:
+    def spec_of(self, item: ChainItem) -> KindSpec:
+        """The procedure spec a chain item follows (its kind, wrapped in 【同調】 if it is one)."""
         sync = item.kind.startswith("sync_")
         return self.rules.kind(item.kind.removeprefix("sync_"), sync)
 
@@ -212,7 +213,7 @@ class Game:
 
     def _step(self, item: ChainItem, event: str, clause: str, text: str) -> None:
         """Send one event to the item's procedure; its line comes before what its actions log."""
-        spec = self._spec(item)
+        spec = self.spec_of(item)
         at = len(self.log)
         self._procedure(spec).step(item, event)
         entry = LogEntry(text, clause, spec.label, (str(item.state),), self._current_move)
@@ -289,7 +290,7 @@ class Game:
         return [c for c in self.table.cards.values() if c.zone == "equipped" and c.equipped_to == unit.id]
 
     def _holders(self, unit: Unit) -> str:
-        names = [self._source_name(i) for i in self._pending_uses(unit)]
+        names = [self.source_name(i) for i in self._pending_uses(unit)]
         return ", ".join(names + [c.name for c in self._equips_on(unit)])
 
     # ------------------------------------------------------------------ candidates
@@ -605,10 +606,10 @@ class Game:
                 top = t.chain[-1]
                 return (
                     clause,
-                    f"[{labels}] cannot answer the pending {self._spec(top).label} {self._source_name(top)} here",
+                    f"[{labels}] cannot answer the pending {self.spec_of(top).label} {self.source_name(top)} here",
                 )
             return (clause, f"[{labels}] cannot be used at this point ({point.name})")
-        if point.answering and not self._spec(t.chain[-1]).counterable:
+        if point.answering and not self.spec_of(t.chain[-1]).counterable:
             return ("AUTO-3", "the pending item cannot be countered")
         # how often (ACT-2, SD-2, MAR-1)
         name = ab.name if ab else ""
@@ -697,7 +698,8 @@ class Game:
             None,
         )
 
-    def _source_name(self, item: ChainItem) -> str:
+    def source_name(self, item: ChainItem) -> str:
+        """What a chain item was declared from, as a player reads it: the card's or ability's name."""
         card = self.table.cards.get(item.source)
         return card.name if card else item.source
 
@@ -845,7 +847,7 @@ class Game:
         t.next_seq += 1
         what = f"{m.player} declares {spec.label} {self._item_name(item)}"
         if top:
-            what += f", answering #{top.seq} {self._source_name(top)}"
+            what += f", answering #{top.seq} {self.source_name(top)}"
         at = len(self.log)
         self._step(item, "declare", spec.clause("declare"), what)
         self.log[at + 1 : at + 1] = self._framing(item, spec, point)
@@ -898,7 +900,7 @@ class Game:
         return [LogEntry(text, clause, move=self._current_move) for text, clause in lines]
 
     def _item_name(self, item: ChainItem) -> str:
-        text = self._source_name(item)
+        text = self.source_name(item)
         if item.unit:
             text += f" of {self.table.units[item.unit].name}"
         if item.target:
@@ -911,8 +913,8 @@ class Game:
         t = self.table
         while t.chain_state == "resolving":
             item = t.chain.pop()
-            recheck = self._spec(item).clause("recheck")
-            self._step(item, "close_window", recheck, f"#{item.seq} {self._source_name(item)}: recheck")
+            recheck = self.spec_of(item).clause("recheck")
+            self._step(item, "close_window", recheck, f"#{item.seq} {self.source_name(item)}: recheck")
             self._settle(item)
             self._chain_event("resolve_next", "next item" if t.chain else "chain resolved", "TIM-CTR-3")
         if t.chain_state == "priority_opponent":
@@ -921,7 +923,7 @@ class Game:
         self._after_chain()
 
     def _settle(self, item: ChainItem) -> None:
-        spec = self._spec(item)
+        spec = self.spec_of(item)
         reasons = self._fizzle_reasons(item, spec.fizzle_if)
         t = self.table
         if reasons:
@@ -999,7 +1001,7 @@ class Game:
     def _roll_dice(self, item: ChainItem) -> None:
         if self._has_dice(item):
             item.dice = self.table.roll_die()
-            self._note(f"dice for #{item.seq}: {item.dice}", self._spec(item).clause("declare"))
+            self._note(f"dice for #{item.seq}: {item.dice}", self.spec_of(item).clause("declare"))
 
     def _has_dice(self, item: ChainItem) -> bool:
         card = self.table.cards.get(item.source)
@@ -1026,7 +1028,7 @@ class Game:
         if spec.price_paid == "resolve" and spec.price in ("act", "discard_self", "march"):
             # the price belongs to step 4 (ACT-7, SD-7): a fizzled item never pays it
             price = WORDS[spec.price][1]
-            self._note(f"{self._source_name(item)} fizzled, so its price ({price}) is never paid", spec.clause("price"))
+            self._note(f"{self.source_name(item)} fizzled, so its price ({price}) is never paid", spec.clause("price"))
 
     def _fizzle_reasons(self, item: ChainItem, reasons: tuple[str, ...]) -> list[str]:
         t = self.table
