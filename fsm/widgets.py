@@ -32,7 +32,6 @@ import ipywidgets as w
 from .catalogue import CLAUSES
 from .engine import Game, LogEntry, Snapshot
 from .errors import BadInput, RuleViolation
-from .kinds import KindSpec
 from .labels import Lang
 from .model import ChainItem, Table
 from .moves import Move, parse
@@ -489,21 +488,12 @@ class StepThrough:
             return f"<span style='color:{self._colour(u.owner)}'>{_esc(u.name)}</span>"
         return _esc(uid or "")
 
-    def _spec(self, item: ChainItem) -> KindSpec | None:
-        key = item.kind.removeprefix("sync_")
-        kinds = self.game.rules.kinds
-        return kinds[key].with_sync() if item.kind.startswith("sync_") and key in kinds else kinds.get(key)
-
     def _kind_label(self, item: ChainItem) -> str:
-        spec = self._spec(item)
-        return spec.label if spec else item.kind
+        return self.game.spec_of(item).label
 
     def _step_name(self, item: ChainItem) -> str:
         """The item's procedure state by its diagram name, e.g. 反撃受付 / counter window."""
-        spec = self._spec(item)
-        if spec is None:
-            return str(item.state)
-        names = {s.id: s.name for s in procedure_class(spec).states}
+        names = {s.id: s.name for s in procedure_class(self.game.spec_of(item)).states}
         return names.get(str(item.state), str(item.state))
 
     def _chain(self) -> str:
