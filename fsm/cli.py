@@ -180,14 +180,13 @@ def _cmd_timings(args: argparse.Namespace) -> int:
 
     from fsm.errors import BadInput
     from fsm.ruleset import load as load_rules
-    from fsm.timing import legality_table
 
     try:
         rules = load_rules(args.rules or [])
     except BadInput as err:
         print(f"fsm timings: {err}", file=sys.stderr)
         return 2
-    rows = legality_table(rules.timings)
+    rows = rules.legality_table()
     columns = list(rows[0]) if rows else ["timing"]
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2))

@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .battle import GameFlow
-from .catalogue import CLAUSES
 from .chain import CounterChain
 from .errors import BadInput, RuleViolation
 from .kinds import WORDS, KindSpec
@@ -887,11 +886,9 @@ class Game:
         if use is not None:
             label = next(self.rules.timings[k].label for k in keys if self.rules.timings[k].clause == use[1])
             lines.append((f"used as {'a counter' if use[0] == 'counter' else 'an action'} under {label}", use[1]))
-        if len(keys) > 1:  # a named combination is printed with short names: [通常/反撃/スピード]
-            specs = [self.rules.timings[k] for k in keys]
-            forms = ["[" + "/".join(t.ja for t in specs) + "]", "[" + "/".join(t.short or t.ja for t in specs) + "]"]
-            named = next(((c.id, f) for c in CLAUSES.values() for f in forms if f in c.ja), ("TIM-1", forms[0]))
-            lines.append((f"{named[1]} carries {len(keys)} timings; any one of them may be used", named[0]))
+        if len(keys) > 1:
+            clause, printed = self.rules.combination_clause(keys)
+            lines.append((f"{printed} carries {len(keys)} timings; any one of them may be used", clause))
         if spec.sync:
             base = self.rules.kinds[spec.key.removeprefix("sync_")].label
             lines.append((f"【同調】 wraps {base}: its steps, plus the partner check", "SYNC-2"))

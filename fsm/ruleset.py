@@ -29,7 +29,7 @@ import yaml
 from .catalogue import CLAUSES
 from .errors import BadInput
 from .kinds import KindSpec, kind_from_data, kind_to_data
-from .timing import TimingSpec, timing_from_data, timing_to_data
+from .timing import Combination, TimingSpec, combination_from_data, legality_table, timing_from_data, timing_to_data
 from .variants import Variants
 
 
@@ -46,6 +46,7 @@ class Ruleset:
     timings: Mapping[str, TimingSpec]
     presets: Mapping[str, Preset] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
+    combinations: Mapping[str, Combination] = field(default_factory=dict)
 
     def kind(self, key: str, sync: bool = False) -> KindSpec:
         spec = self.kinds[key]
@@ -60,6 +61,18 @@ class Ruleset:
             merged.update(self.presets[name].settings)
         merged.update(settings)
         return Variants(merged)
+
+    def combination_clause(self, keys: Iterable[str]) -> tuple[str, str]:
+        """(clause, printed form) naming this mix of timings: TIM-NC / TIM-NCS, or TIM-1 for any other."""
+        wanted = set(keys)
+        for c in self.combinations.values():
+            if set(c.timings) == wanted:
+                return c.clause, c.label(self.timings)
+        return "TIM-1", "[" + "/".join(self.timings[k].ja for k in keys) + "]"
+
+    def legality_table(self) -> list[dict[str, str]]:
+        """Every timing and named combination, and what it may be used as at every point (TIM-*)."""
+        return legality_table(self.timings, self.combinations.values())
 
     def extend(self, path: str | Path) -> Ruleset:
         """This ruleset plus a designer's data file."""
@@ -95,8 +108,9 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
     kinds = dict(base.kinds)
     timings = dict(base.timings)
     presets = dict(base.presets)
-    for section in sorted(set(data) - {"kind", "timing", "variant"}):
-        raise BadInput(f"unknown section {section!r}; use kind, timing or variant", f"{source}: {section}")
+    combinations = dict(base.combinations)
+    for section in sorted(set(data) - {"kind", "timing", "variant", "combination"}):
+        raise BadInput(f"unknown section {section!r}; use kind, timing, combination or variant", f"{source}: {section}")
     for key, table in (data.get("kind") or {}).items():
         where = f"{source}: kind.{key}"
         if not isinstance(table, Mapping):
@@ -134,6 +148,13 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
                     f"{where}.answers",
                 )
         timings[key] = spec_t
+    for key, table in (data.get("combination") or {}).items():
+        where = f"{source}: combination.{key}"
+        if not isinstance(table, Mapping):
+            raise BadInput("must be a table", where)
+        combo = combination_from_data(key, table, timings, where)
+        _check_clause(combo.clause, f"{where}.clause")
+        combinations[key] = combo
     for key, table in (data.get("variant") or {}).items():
         where = f"{source}: variant.{key}"
         if not isinstance(table, Mapping) or not isinstance(table.get("set"), Mapping):
@@ -143,7 +164,7 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
         except BadInput as err:
             raise BadInput(err.message, f"{where}.set") from None
         presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()))
-    return Ruleset(kinds, timings, presets, (*base.sources, source))
+    return Ruleset(kinds, timings, presets, (*base.sources, source), combinations)
 
 
 def load(paths: Iterable[str | Path] = ()) -> Ruleset:
@@ -163,4 +184,4 @@ def builtin() -> Ruleset:
     timings = tomllib.loads((data_dir / "timings.toml").read_text(encoding="utf-8"))
     rules = _merge(empty, kinds, "fsm/data/kinds.toml")
     rules = _merge(rules, timings, "fsm/data/timings.toml")
-    return Ruleset(rules.kinds, rules.timings, {}, ())
+    return Ruleset(rules.kinds, rules.timings, {}, (), rules.combinations)

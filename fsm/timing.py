@@ -103,6 +103,36 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     )
 
 
+@dataclass(frozen=True)
+class Combination:
+    """A mix of timings the rules name with a clause of their own, e.g. [通常/反撃] (TIM-NC)."""
+
+    key: str
+    timings: tuple[str, ...]
+    clause: str
+
+    def label(self, timings: Mapping[str, TimingSpec]) -> str:
+        """As printed on cards: short names where a timing has one, e.g. [通常/反撃/スピード]."""
+        return "[" + "/".join(timings[k].short or timings[k].ja for k in self.timings) + "]"
+
+
+def combination_from_data(
+    key: str, data: Mapping[str, Any], timings: Mapping[str, TimingSpec], where: str
+) -> Combination:
+    """Validate one ``[combination.NAME]`` table; errors name the file and the key."""
+    for extra in sorted(set(data) - {"timings", "clause"}):
+        raise BadInput(f"unknown setting {extra!r}; known: clause, timings", f"{where}.{extra}")
+    keys = data.get("timings")
+    if not isinstance(keys, list) or len(keys) < 2:
+        raise BadInput("timings must list two or more timing names", f"{where}.timings")
+    for k in keys:
+        if k not in timings:
+            raise BadInput(f"no timing {k!r}; timings: {', '.join(timings)}", f"{where}.timings")
+    if not isinstance(data.get("clause"), str):
+        raise BadInput("clause must be the clause ID that names this combination", f"{where}.clause")
+    return Combination(key, tuple(keys), data["clause"])
+
+
 def parse_timings(text: str | Sequence[str], timings: Mapping[str, TimingSpec], where: str = "") -> tuple[str, ...]:
     """``"通常/反撃"`` or ``["normal", "counter"]`` → timing keys (TIM-1, TIM-NC, TIM-NCS)."""
     parts = [p for p in (text.strip("[]").split("/") if isinstance(text, str) else text) if p]
@@ -197,15 +227,14 @@ POINTS: tuple[Point, ...] = (
 )
 
 
-def legality_table(
-    timings: Mapping[str, TimingSpec], combos: Iterable[str] = ("通常/反撃", "通常/反撃/スピード")
-) -> list[dict[str, str]]:
-    """One row per timing and per combination: the use allowed at every point.
+def legality_table(timings: Mapping[str, TimingSpec], combinations: Iterable[Combination] = ()) -> list[dict[str, str]]:
+    """One row per timing and per named combination: the use allowed at every point.
 
     A cell reads ``action (TIM-NORMAL)``, ``counter (TIM-SKL)``, ``auto (TIM-BTL)`` or ``—``.
+    Usually called as :meth:`fsm.ruleset.Ruleset.legality_table`, which passes its combinations.
     """
     rows: list[tuple[str, tuple[str, ...]]] = [(s.label, (s.key,)) for s in timings.values()]
-    rows += [(f"[{c}]", parse_timings(c, timings)) for c in combos]
+    rows += [(c.label(timings), c.timings) for c in combinations]
     table = []
     for label, keys in rows:
         row = {"timing": label}

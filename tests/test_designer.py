@@ -180,6 +180,8 @@ def test_tim_1_designer_timing_appears_in_the_generated_timing_map(tmp_path: Pat
 # ---------------------------------------------------------------- bad designer files
 BAD = [
     ("[colour.red]\nx = 1\n", "colour", "unknown section"),
+    ("[combination.c]\ntimings = ['normal', 'lunch']\nclause = 'TIM-1'\n", "combination.c.timings", "no timing"),
+    ("[combination.c]\ntimings = ['normal', 'counter']\nclause = 'NOPE-1'\n", "combination.c.clause", "not a clause"),
     ('[kind.rest]\nja = "休息"\n', "kind.rest.en", "non-empty string"),
     (
         "[kind.rest]\nja = '休息'\nen = 'rest'\ncategory = 'ability'\nusable = 'battle'\nprice = 'act'\n"

@@ -15,10 +15,10 @@ from fsm.cli import main
 from fsm.engine import Game
 from fsm.errors import BadInput
 from fsm.ruleset import builtin
-from fsm.timing import POINTS, legality_table, parse_timings
+from fsm.timing import POINTS, parse_timings
 
 RULES = builtin()
-TABLE = {row["timing"]: row for row in legality_table(RULES.timings)}
+TABLE = {row["timing"]: row for row in RULES.legality_table()}
 POINT_NAMES = [p.name for p in POINTS]
 
 
@@ -131,7 +131,7 @@ def test_cli_timings_markdown_is_the_default(capsys: pytest.CaptureFixture[str])
 
 def test_cli_timings_csv_and_json_carry_the_same_table(capsys: pytest.CaptureFixture[str]) -> None:
     """TIM-1: the CSV and JSON exports hold exactly the rows of legality_table."""
-    rows = legality_table(RULES.timings)
+    rows = RULES.legality_table()
     assert main(["timings", "--format", "csv"]) == 0
     assert list(csv.DictReader(io.StringIO(capsys.readouterr().out))) == rows
     assert main(["timings", "--format", "json"]) == 0

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from fsm.ruleset import builtin
-from fsm.timing import legality_table
 from fsm.widgets import PLAYER_COLOURS, StepThrough, log_groups, rows_table
 
 REPO = Path(__file__).resolve().parents[1]
@@ -132,7 +131,7 @@ def test_log_groups_start_with_each_move() -> None:
 
 
 def test_rows_table_renders_the_timing_legality_table() -> None:
-    rows = legality_table(builtin().timings)
+    rows = builtin().legality_table()
     html = rows_table(rows)
     assert html.count("<tr>") == len(rows) + 1
     assert "[反撃：スピード限定]" in html and "TIM-SPD" in html
