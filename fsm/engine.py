@@ -77,8 +77,6 @@ class Game:
     def actor(self) -> str | None:
         """The player who must decide now (priority holder, step owner, turn player)."""
         t = self.table
-        if t.over:
-            return None
         if t.priority is not None:
             return t.priority
         b = t.battle
@@ -380,8 +378,6 @@ class Game:
     def _problem(self, m: Move) -> Problem | None:
         """None if the move is legal now, else (clause, plain-English reason)."""
         t = self.table
-        if t.over:
-            return ("FLOW-END", "the game is over; nothing more can be played")
         actor = self.actor()
         if m.player not in t.players:
             return ("FLOW-ZONES", f"no player {m.player!r}; players are {' and '.join(t.players)}")
@@ -945,7 +941,6 @@ class Game:
     def _after_chain(self) -> None:
         t = self.table
         t.priority = None
-        t.passes = 0
         if self.flow.at("speed"):
             self._decide_speed()
         elif self.flow.at("normal_timing"):

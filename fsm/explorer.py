@@ -10,7 +10,6 @@ are kept in memory.
 
 What "play has ended" means here (a line that ends is not played further):
 
-* the table is over (``Table.over``); or
 * the exploration started in a battle, and that battle is over (back in the main phase,
   FLOW-END, FLOW-CLEANUP); or
 * the exploration started in a main phase, and that main phase has passed to the other
@@ -173,8 +172,6 @@ class _Judge:
         self.words = {u.id: u.state_words() for u in root.units.values()}
 
     def ended(self, t: Table) -> bool:
-        if t.over:
-            return True
         if t.chain:
             return False
         if self.in_battle:

@@ -203,14 +203,12 @@ class Table:
     chain: list[ChainItem] = field(default_factory=list)
     chain_state: Any = None  # the counter-chain machine's state
     priority: str | None = None  # who may counter now (TIM-CTR-2)
-    passes: int = 0  # passes in a row in the open window
     flow_state: Any = None  # the battle-flow machine's state
     seed: int = 0
     rolls: int = 0  # dice rolled so far: the next roll is a pure function of (seed, rolls)
     next_seq: int = 1
     outcomes: list[Outcome] = field(default_factory=list)
     resolution_order: list[int] = field(default_factory=list)
-    over: bool = False
 
     def opponent(self, player: str) -> str:
         a, b = self.players
@@ -266,5 +264,5 @@ class Table:
         geos = tuple(g.holder for g in self.geos.values())  # advancing takes a geo (FLOW-ADV, FLOW-END)
         return (
             units, cards, chain, battle, geos, self.active, str(self.chain_state), self.priority,
-            self.passes, str(self.flow_state), self.rolls, self.over,
+            str(self.flow_state), self.rolls,
         )  # fmt: skip

@@ -417,8 +417,8 @@ class StepThrough:
         g, t = self.game, self.game.table
         where = " › ".join(s.name for s in g.flow.configuration)
         actor = g.actor()
-        if t.over or actor is None:
-            text = "the game is over"
+        if actor is None:
+            text = "nobody has a move here"
         elif t.priority is not None and t.chain:
             top = t.chain[-1]
             text = (
