@@ -423,7 +423,7 @@ class StepThrough:
             top = t.chain[-1]
             text = (
                 f"{self._who(actor)} has priority (反撃の優先権) {clause_badge('TIM-CTR-2')} — may counter "
-                f"#{top.seq} {_esc(self._source(top))} or pass"
+                f"#{top.seq} {_esc(self.game.source_name(top))} or pass"
             )
         else:
             point = g.point()
@@ -477,10 +477,6 @@ class StepThrough:
         self.diagram.value = svg
         self._diagram_key = key
 
-    def _source(self, item: ChainItem) -> str:
-        card = self.game.table.cards.get(item.source)
-        return card.name if card else item.source
-
     def _unit_name(self, uid: str | None) -> str:
         t = self.game.table
         if uid in t.units:
@@ -509,7 +505,7 @@ class StepThrough:
             unit = self._unit_name(item.unit) if item.unit else self._who(item.declarer)
             target = self._unit_name(item.target) if item.target else ""
             rows.append(
-                f"<tr><td>#{item.seq}</td><td>{_esc(self._kind_label(item))}</td><td>{_esc(self._source(item))}</td>"
+                f"<tr><td>#{item.seq}</td><td>{_esc(self._kind_label(item))}</td><td>{_esc(self.game.source_name(item))}</td>"
                 f"<td>{unit}</td><td>{target}</td><td>{'' if item.dice is None else item.dice}</td>"
                 f"<td>{'' if item.answering is None else '#' + str(item.answering)}</td>"
                 f"<td style='white-space:normal'>{_esc(self._step_name(item))}</td></tr>"
