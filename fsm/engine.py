@@ -693,6 +693,18 @@ class Game:
             None,
         )
 
+    def _source_of(self, item: ChainItem) -> Card | Ability | None:
+        """The card or the unit's ability a chain item was declared from (None: attack, speed roll)."""
+        card = self.table.cards.get(item.source)
+        if card is not None:
+            return card
+        u = self.table.units.get(item.unit or "")
+        return next((a for a in u.abilities if a.name == item.source), None) if u else None
+
+    def _ability_of(self, item: ChainItem) -> Ability | None:
+        source = self._source_of(item)
+        return source if isinstance(source, Ability) else None
+
     def source_name(self, item: ChainItem) -> str:
         """What a chain item was declared from, as a player reads it: the card's or ability's name."""
         card = self.table.cards.get(item.source)
@@ -873,10 +885,11 @@ class Game:
         """Log lines saying what frames a declaration: the timing it is used under (TIM-*),
         a card carrying several timings (TIM-1, or the clause naming that combination),
         a 【同調】 wrapper (SYNC-2) and a card revealed at the quick-summon timing (QS-2)."""
-        card = self.table.cards.get(item.source)
-        unit = self.table.units.get(item.unit or "")
-        ab = next((a for a in unit.abilities if a.name == item.source), None) if unit and not card else None
-        keys = card.timings if card else (ab.timings or self._default_timings(spec)) if ab else ()
+        source = self._source_of(item)
+        card = source if isinstance(source, Card) else None
+        keys: tuple[str, ...] = card.timings if card else ()
+        if isinstance(source, Ability):
+            keys = source.timings or self._default_timings(spec)
         lines: list[tuple[str, str]] = []
         use = use_as(keys, point, self.rules.timings) if keys else None
         if use is not None:
@@ -962,7 +975,8 @@ class Game:
                 self._note(f"{u.name} is discarded (破棄) as the price", spec.clause("price"))
                 self._leave_field(u, "graveyard", discarded=True)
         elif spec.price == "pay_cost":
-            ab = next(a for a in u.abilities if a.name == item.source)
+            ab = self._ability_of(item)
+            assert ab is not None, "a 代償 is paid only by an ability"
             paid = payment(self.available(u), ab.cost_pool)
             u.skills.consumed.update(paid)
             item.paid = tuple(paid.items())
@@ -996,12 +1010,8 @@ class Game:
             self._note(f"dice for #{item.seq}: {item.dice}", self.spec_of(item).clause("declare"))
 
     def _has_dice(self, item: ChainItem) -> bool:
-        card = self.table.cards.get(item.source)
-        if card is not None:
-            return card.dice
-        u = self.table.units.get(item.unit or "")
-        ab = next((a for a in u.abilities if a.name == item.source), None) if u else None
-        return bool(ab and ab.dice)
+        source = self._source_of(item)
+        return bool(source and source.dice)
 
     def _release(self, item: ChainItem, spec: KindSpec) -> None:
         item.reserved = ()
@@ -1043,7 +1053,7 @@ class Game:
                 if tgt is not None and not self._in_battle(tgt):
                     found.append(r)
             elif r == "partner_left":
-                ab = next((a for a in u.abilities if a.name == item.source), None)
+                ab = self._ability_of(item)
                 if ab and ab.sync and not self._partner(u, ab.sync):
                     found.append(r)
         return found
@@ -1061,20 +1071,14 @@ class Game:
         if spec.category == "equip":
             self._equip(t.cards[item.source], self._unit(item.unit))
             return
-        effects, min_roll = self._effects_of(item)
-        if min_roll and (item.dice or 0) < min_roll:
-            self._note(f"dice {item.dice} is below {min_roll}: no effect", spec.clause("resolve"))
+        source = self._source_of(item)
+        if source is None:
             return
-        for eff in effects:
+        if source.min_roll and (item.dice or 0) < source.min_roll:
+            self._note(f"dice {item.dice} is below {source.min_roll}: no effect", spec.clause("resolve"))
+            return
+        for eff in source.effect:
             self._effect(eff, item, spec)
-
-    def _effects_of(self, item: ChainItem) -> tuple[tuple[Effect, ...], int]:
-        card = self.table.cards.get(item.source)
-        if card is not None:
-            return card.effect, card.min_roll
-        u = self.table.units[item.unit or ""]
-        ab = next(a for a in u.abilities if a.name == item.source)
-        return ab.effect, ab.min_roll
 
     def _effect(self, eff: Effect, item: ChainItem, spec: KindSpec) -> None:
         t = self.table
