@@ -312,3 +312,23 @@ def test_designer_doc_names_every_word_the_loader_accepts() -> None:
     ]  # fmt: skip
     missing = [w for w in words if f"`{w}`" not in doc]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "[kind.action]\nfrequency = 'automatic'\n",  # declared by a player, yet "automatic"
+        "[kind.auto]\nfrequency = 'unlimited'\n",  # activates by itself, yet given a player's frequency
+        "[kind.speed_roll]\nfrequency = 'unlimited'\n",  # the flow rolls it (FLOW-SPD)
+    ],
+)
+def test_auto_1_frequency_automatic_exactly_for_what_nobody_declares(tmp_path: Path, change: str) -> None:
+    """AUTO-1, FLOW-SPD: frequency = automatic is what nobody declares (its machine activates by
+    itself); a kind file that gives it to a declared kind, or takes it from an auto or the speed
+    roll, is refused at load with the file and the key, not mid-game."""
+    path = tmp_path / "kinds.toml"
+    path.write_text(change, encoding="utf-8")
+    with pytest.raises(BadInput) as err:
+        builtin().extend(path)
+    assert str(path) in err.value.where and err.value.where.endswith(".frequency")
+    assert "AUTO-1" in err.value.message
