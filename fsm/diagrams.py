@@ -534,7 +534,7 @@ def describe(machine: type[StateChart]) -> Diagram:
     if issubclass(machine, Procedure):
         spec: KindSpec = machine.spec
         start = "activates by itself" if spec.by_itself else "declare"
-        window = " → counter window" if spec.counter_window else " (no window)"
+        window = " → counter window" if spec.opens_window else " (no window)"
         if spec.rechecks:
             end = f"recheck → resolves, or fizzles if: {', '.join(WORDS[r][1] for r in spec.fizzle_if)}"
         else:

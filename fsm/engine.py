@@ -789,7 +789,7 @@ class Game:
     def _do_equip(self, m: Move) -> None:
         card, u = self._card(m.card), self._unit(m.unit)
         spec = self.rules.kinds["equip"]
-        if spec.counter_window and spec.counterable:
+        if spec.opens_window:
             # a designer's rules: the equip is declared, may be answered, and is rechecked
             card.zone = "chain"
             self._declare(m, spec, source=card.id)
@@ -862,8 +862,7 @@ class Game:
             u = self._unit(m.unit)
             u.acted = True
             self._note(f"{u.name} acts in this normal timing and becomes 行動完了", "FLOW-NORMAL")
-        window = spec.counter_window and spec.counterable
-        if not window:
+        if not spec.opens_window:
             self._without_window(item, spec.clause("window"), f"{spec.label} has no counter window")
             return
         self._step(

@@ -105,6 +105,12 @@ class KindSpec:
         return self.frequency == "automatic"
 
     @property
+    def opens_window(self) -> bool:
+        """A counter window opens only where someone may answer (a kind that is not counterable
+        has none, like a [戦闘] auto, AUTO-3)."""
+        return self.counter_window and self.counterable
+
+    @property
     def rechecks(self) -> bool:
         """A kind with no fizzle condition has nothing to recheck: it always resolves."""
         return bool(self.fizzle_if)

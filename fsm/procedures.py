@@ -178,7 +178,7 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
     on_declare.append("roll_dice")  # right after declaring, before step 2 (ACT-4, COST-3, SD-4)
     attrs[first] = idle.to(start, on=on_declare)
     before_resolve = start  # where the item waits once nothing can come between it and resolving
-    if spec.counter_window:
+    if spec.opens_window:
         window = _state("反撃受付", "counter window")
         attrs["counter_window"] = window
         attrs["open_window"] = start.to(window)
@@ -187,7 +187,7 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
     on_resolve.append("apply_effect")
     if spec.rechecks:
         guards = [GUARDS[r] for r in spec.fizzle_if]
-        attrs["close_window" if spec.counter_window else "skip_window"] = before_resolve.to(recheck)
+        attrs["close_window" if spec.opens_window else "skip_window"] = before_resolve.to(recheck)
         attrs["resolve"] = recheck.to(resolved, cond=guards, on=on_resolve)
         fizzled = _state("不発", "fizzled", final=True)
         attrs["fizzled"] = fizzled

@@ -332,3 +332,31 @@ def test_auto_1_frequency_automatic_exactly_for_what_nobody_declares(tmp_path: P
         builtin().extend(path)
     assert str(path) in err.value.where and err.value.where.endswith(".frequency")
     assert "AUTO-1" in err.value.message
+
+
+def test_auto_3_an_uncounterable_kind_has_no_window_in_its_machine(tmp_path: Path) -> None:
+    """AUTO-3 applied to a designer's kind: `counterable = false` with `counter_window = true` means
+    nobody may answer, so no window opens: the item goes straight to its recheck and resolves (its
+    machine has no counter-window state), instead of the machine refusing the engine's step."""
+    rules = tmp_path / "uncounterable.toml"
+    rules.write_text("[kind.action]\ncounterable = false\n", encoding="utf-8")
+    table = {
+        "rules": [str(rules)],
+        "seed": 1,
+        "geos": {"荒野": {"holder": "B"}},
+        "units": {
+            "岩の巨人": {
+                "owner": "A",
+                "geo": "荒野",
+                "abilities": [{"name": "岩砕き", "kind": "action", "timing": "通常", "effect": "exhaust"}],
+            },
+            "水の精": {"owner": "B", "geo": "荒野"},
+        },
+        "start": {"at": "normal_timing", "battle": {"advancing": "A", "geo": "荒野", "turn": "A"}},
+    }
+    game = build_game(table, path=str(tmp_path / "x.yaml"))
+    game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
+    t = game.table
+    assert t.chain == [] and t.priority is None
+    assert [(o.source, o.result) for o in t.outcomes] == [("岩砕き", "resolved")]
+    assert t.units["水の精"].acted
