@@ -183,8 +183,8 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
             "fizzle it; drop 'acted' from fizzle_if or pay the price at resolve",
             f"{where}.fizzle_if",
         )
-    by_itself = data.get("usable") in ("battle_start", "continuous") or data.get("category") == "speed_roll"
-    if (data.get("frequency") == "automatic") != by_itself:
+    nobody_declares = data.get("usable") in ("battle_start", "continuous") or data.get("category") == "speed_roll"
+    if (data.get("frequency") == "automatic") != nobody_declares:
         raise BadInput(
             "frequency = automatic goes with what nobody declares: usable = battle_start or continuous "
             "(AUTO-1) or the speed roll (FLOW-SPD); a kind a player declares needs another frequency",

@@ -177,17 +177,17 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
         on_declare.append("reserve_condition")
     on_declare.append("roll_dice")  # right after declaring, before step 2 (ACT-4, COST-3, SD-4)
     attrs[first] = idle.to(start, on=on_declare)
-    before_resolve = start  # where the item waits once nothing can come between it and resolving
+    waiting = start  # the state the item leaves for its recheck, or straight for resolving
     if spec.opens_window:
         window = _state("反撃受付", "counter window")
         attrs["counter_window"] = window
         attrs["open_window"] = start.to(window)
-        before_resolve = window
+        waiting = window
     on_resolve = ["pay_price"] if spec.price_paid == "resolve" and spec.price != "none" else []
     on_resolve.append("apply_effect")
     if spec.rechecks:
         guards = [GUARDS[r] for r in spec.fizzle_if]
-        attrs["close_window" if spec.opens_window else "skip_window"] = before_resolve.to(recheck)
+        attrs["close_window" if spec.opens_window else "skip_window"] = waiting.to(recheck)
         attrs["resolve"] = recheck.to(resolved, cond=guards, on=on_resolve)
         fizzled = _state("不発", "fizzled", final=True)
         attrs["fizzled"] = fizzled
@@ -196,7 +196,7 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
             fizzle |= recheck.to(fizzled, unless=guard, on="release")
         attrs["fizzle"] = fizzle
     else:
-        attrs["resolve"] = before_resolve.to(resolved, on=on_resolve)  # nothing to recheck: no guard
+        attrs["resolve"] = waiting.to(resolved, on=on_resolve)  # nothing to recheck: no guard
     name = "".join(part.capitalize() for part in spec.key.split("_")) + "Procedure"
     # Calling the metaclass returns the new class; python-statemachine types it as the metaclass.
     return cast("type[Procedure]", StateMachineMetaclass(name, (Procedure,), attrs))
