@@ -533,11 +533,15 @@ def describe(machine: type[StateChart]) -> Diagram:
     """File name, title and one-line summary of a machine class."""
     if issubclass(machine, Procedure):
         spec: KindSpec = machine.spec
-        steps = "declare → counter window → recheck" if spec.counter_window else "declare → recheck (no window)"
-        reasons = ", ".join(WORDS[r][1] for r in spec.fizzle_if)
-        ending = f"resolves, or fizzles if: {reasons}" if reasons else "always resolves"
-        sync = "; the 【同調】 partner is checked at declaration and recheck" if spec.sync else ""
-        summary = f"{steps} → {ending}{sync}."
+        start = "activates by itself" if spec.by_itself else "declare"
+        window = " → counter window" if spec.opens_window else " (no window)"
+        if spec.rechecks:
+            end = f"recheck → resolves, or fizzles if: {', '.join(WORDS[r][1] for r in spec.fizzle_if)}"
+        else:
+            end = "resolves (nothing to recheck: it cannot fizzle)"
+        first = "activation" if spec.by_itself else "declaration"
+        sync = f"; the 【同調】 partner is checked at {first} and recheck" if spec.sync else ""
+        summary = f"{start}{window} → {end}{sync}."
         stem = ("sync_" if spec.sync else "kind_") + re.sub(r"[^\w-]", "_", spec.key.removeprefix("sync_"))
         title = Term(spec.label, f"{'sync ' if spec.sync else ''}{spec.en} procedure")
         return Diagram(stem, machine, title, summary, "TB")

@@ -789,7 +789,7 @@ class Game:
     def _do_equip(self, m: Move) -> None:
         card, u = self._card(m.card), self._unit(m.unit)
         spec = self.rules.kinds["equip"]
-        if spec.counter_window and spec.counterable:
+        if spec.opens_window:
             # a designer's rules: the equip is declared, may be answered, and is rechecked
             card.zone = "chain"
             self._declare(m, spec, source=card.id)
@@ -862,10 +862,8 @@ class Game:
             u = self._unit(m.unit)
             u.acted = True
             self._note(f"{u.name} acts in this normal timing and becomes 行動完了", "FLOW-NORMAL")
-        window = spec.counter_window and spec.counterable
-        if not window:
-            self._step(item, "skip_window", spec.clause("window"), f"{spec.label} has no counter window")
-            self._settle(item)
+        if not spec.opens_window:
+            self._without_window(item, spec.clause("window"), f"{spec.label} has no counter window")
             return
         self._step(
             item,
@@ -914,13 +912,25 @@ class Game:
             text += f" on {tgt.name if tgt else item.target}"
         return text
 
+    def _without_window(self, item: ChainItem, clause: str, text: str) -> None:
+        """No counter window: straight on to the recheck, or, for a kind with nothing to recheck,
+        to resolving (its machine has no recheck state), then settle the item at once."""
+        spec = self.spec_of(item)
+        if spec.rechecks:
+            self._step(item, "skip_window", clause, text)
+        else:
+            self._note(text, clause, spec.label, (str(item.state),))
+        self._settle(item)
+
     def _resolve_chain(self) -> None:
         """Both players passed: resolve newest first, each with its own recheck (TIM-CTR-3)."""
         t = self.table
         while t.chain_state == "resolving":
             item = t.chain.pop()
-            recheck = self.spec_of(item).clause("recheck")
-            self._step(item, "close_window", recheck, f"#{item.seq} {self.source_name(item)}: recheck")
+            spec = self.spec_of(item)
+            if spec.rechecks:  # a kind that cannot fizzle goes from its window straight to resolving
+                text = f"#{item.seq} {self.source_name(item)}: recheck"
+                self._step(item, "close_window", spec.clause("recheck"), text)
             self._settle(item)
             self._chain_event("resolve_next", "next item" if t.chain else "chain resolved", "TIM-CTR-3")
         if t.chain_state == "priority_opponent":
@@ -1151,17 +1161,11 @@ class Game:
                     self.table.next_seq += 1
                     self._step(
                         item,
-                        "declare",
+                        "activate",
                         "AUTO-2",
                         f"{spec.label}[戦闘] {ab.name} of {u.name} activates at battle start",
                     )
-                    self._step(
-                        item,
-                        "skip_window",
-                        "AUTO-3",
-                        "no counter window: a [戦闘] auto cannot be countered",
-                    )
-                    self._settle(item)
+                    self._without_window(item, "AUTO-3", "no counter window: a [戦闘] auto cannot be countered")
 
     def _roll_speed(self) -> None:
         t = self.table
@@ -1182,7 +1186,7 @@ class Game:
             leader = max((a, d), key=lambda p: totals[p])
         roll = ChainItem(t.next_seq, "speed_roll", leader, None, "speed", during="speed")
         t.next_seq += 1
-        self._step(roll, "declare", "FLOW-SPD", "the dice result stands on the chain")
+        self._step(roll, "activate", "FLOW-SPD", "the dice result stands on the chain")
         self._step(roll, "open_window", "TIM-SPD", "[反撃：スピード限定] may answer the dice result")
         t.chain.append(roll)
         t.priority = t.opponent(leader)

@@ -99,6 +99,22 @@ class KindSpec:
     def label(self) -> str:
         return f"【同調】【{self.ja}】" if self.sync else f"【{self.ja}】"
 
+    @property
+    def by_itself(self) -> bool:
+        """Nobody declares it: an auto activates by itself (AUTO-1), the flow rolls the speed dice (FLOW-SPD)."""
+        return self.frequency == "automatic"
+
+    @property
+    def opens_window(self) -> bool:
+        """A counter window opens only where someone may answer (a kind that is not counterable
+        has none, like a [戦闘] auto, AUTO-3)."""
+        return self.counter_window and self.counterable
+
+    @property
+    def rechecks(self) -> bool:
+        """A kind with no fizzle condition has nothing to recheck: it always resolves."""
+        return bool(self.fizzle_if)
+
     def clause(self, slot: str) -> str:
         return dict(self.clauses).get(slot, "AB-1")
 
@@ -166,6 +182,13 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
             "the price makes the unit 行動完了 at declaration, so a recheck for 'acted' would always "
             "fizzle it; drop 'acted' from fizzle_if or pay the price at resolve",
             f"{where}.fizzle_if",
+        )
+    nobody_declares = data.get("usable") in ("battle_start", "continuous") or data.get("category") == "speed_roll"
+    if (data.get("frequency") == "automatic") != nobody_declares:
+        raise BadInput(
+            "frequency = automatic goes with what nobody declares: usable = battle_start or continuous "
+            "(AUTO-1) or the speed roll (FLOW-SPD); a kind a player declares needs another frequency",
+            f"{where}.frequency",
         )
     clauses = data.get("clauses", {})
     if not isinstance(clauses, Mapping):

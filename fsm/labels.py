@@ -33,6 +33,7 @@ LANGS: tuple[str, ...] = ("ja", "en", "both")
 #: The procedure events, by the step of the spec whose clause they follow (or a clause ID).
 PROCEDURE_EVENTS: dict[str, tuple[str, str, str]] = {
     "declare": ("宣言", "declare", "declare"),
+    "activate": ("自動発動", "activates by itself", "declare"),  # nobody declares it (AUTO-1)
     "open_window": ("反撃受付", "open the counter window", "window"),
     "skip_window": ("反撃受付なし", "no counter window", "window"),
     "close_window": ("新しい順に再確認", "newest first: recheck", "TIM-CTR-3"),
@@ -140,7 +141,9 @@ class Labeller:
         return term
 
 
-def _price(spec: KindSpec) -> Term:
+def price_term(spec: KindSpec) -> Term:
+    """The price and when it is paid (``price_paid``), e.g. "unit becomes 行動完了, at resolution";
+    a kind with no price has no time to pay it."""
     ja, en = WORDS[spec.price]
     if spec.price != "none":
         ja, en = f"{ja}（{PAID_AT[spec.price_paid][0]}）", f"{en}, {PAID_AT[spec.price_paid][1]}"
@@ -151,7 +154,7 @@ def caption(spec: KindSpec) -> list[tuple[Term, Term]]:
     """What the kind is, beside its diagram: (heading, value) per property of the spec."""
     rows = [
         (Term("使用", "when"), Term(*WORDS[spec.usable], spec.clause("usable"))),
-        (Term("代価", "price"), _price(spec)),
+        (Term("代価", "price"), price_term(spec)),
         (Term("回数", "how often"), Term(*WORDS[spec.frequency], spec.clause("frequency"))),
         (Term("対象", "targets"), Term(*WORDS[spec.targets], spec.clause("targets"))),
     ]

@@ -3,7 +3,18 @@
 Every procedure has the shape the rules page gives the ability kinds::
 
     idle ─declare→ declared ─open_window→ counter_window ─close_window→ recheck ─resolve→ resolved
-                             └─skip_window (no window, MAR-3) ─────────→ recheck ─fizzle→ fizzled
+                             └─skip_window (no window, EQ-1) ──────────→ recheck ─fizzle→ fizzled
+
+and drops what its kind does not do, so each machine says what its kind does:
+
+* a kind nobody declares (``frequency = "automatic"``: an auto, AUTO-1; the speed roll,
+  FLOW-SPD) starts with ``activate`` (自動発動, it activates by itself) into ``activated``;
+* a kind without a counter window (MAR-3, AUTO-3) has no ``counter_window`` state;
+* a kind with no fizzle condition (an auto, a 【進軍】, the speed roll) has nothing to recheck:
+  no ``recheck`` state, no ``fizzled``, no guard; ``resolve`` follows the declaration (or the
+  window) directly, e.g. ``idle ─declare→ declared ─resolve→ resolved`` for a 【進軍】 (MAR-3).
+
+Along the way:
 
 * ``declare`` pays the price when the spec says it is paid at declaration (COST-3), or
   reserves a skill card's condition (SC-4);
@@ -13,7 +24,7 @@ Every procedure has the shape the rules page gives the ability kinds::
 * ``resolve`` is guarded by every recheck condition of the spec; each condition also has
   its own ``fizzle`` edge, so a diagram shows *why* an item fizzles (ACT-6, COST-5, SD-6,
   SC-6, SYNC-1);
-* on resolution the price is paid if it is paid then (ACT-7, SD-7), and the effect happens.
+* on resolution the price is paid if it is paid then (ACT-7, SD-7, MAR-3), and the effect happens.
 
 The machine keeps no state of its own: its model is a :class:`Slot` that points at the
 chain item being stepped, so one machine per procedure serves every item, and a snapshot
@@ -144,17 +155,19 @@ def _state(ja: str, en: str, **kw: Any) -> State:
 @cache
 def procedure_class(spec: KindSpec) -> type[Procedure]:
     """Compile a spec into its StateChart class (cached: one class per spec)."""
-    guards = [GUARDS[r] for r in spec.fizzle_if]
     idle = _state("待機", "idle", initial=True)
-    declared = _state("宣言", "declared")
-    recheck = _state("再確認", "recheck")
+    # What nobody declares (AUTO-1, FLOW-SPD) starts by activating itself, not with a declaration.
+    first, start_id, ja = ("activate", "activated", "自動発動") if spec.by_itself else ("declare", "declared", "宣言")
+    start = _state(ja, start_id)
     resolved = _state("発動", "resolved", final=True)
+    price = WORDS[spec.price][1] if spec.price == "none" else f"{WORDS[spec.price][1]}, paid at {spec.price_paid}"
+    recheck = _state("再確認", "recheck")
     attrs: dict[str, Any] = {
         "spec": spec,
-        "__doc__": f"{spec.label} {spec.en}: price {WORDS[spec.price][1]}, paid at {spec.price_paid}.",
+        "__doc__": f"{spec.label} {spec.en}: price {price}.",
         "idle": idle,
-        "declared": declared,
-        "recheck": recheck,
+        start_id: start,
+        **({"recheck": recheck} if spec.rechecks else {}),  # nothing to recheck: no recheck state
         "resolved": resolved,
     }
     on_declare = []
@@ -163,24 +176,27 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
     if spec.price == "consume_condition":
         on_declare.append("reserve_condition")
     on_declare.append("roll_dice")  # right after declaring, before step 2 (ACT-4, COST-3, SD-4)
-    attrs["declare"] = idle.to(declared, on=on_declare)
-    if spec.counter_window:
+    attrs[first] = idle.to(start, on=on_declare)
+    waiting = start  # the state the item leaves for its recheck, or straight for resolving
+    if spec.opens_window:
         window = _state("反撃受付", "counter window")
         attrs["counter_window"] = window
-        attrs["open_window"] = declared.to(window)
-        attrs["close_window"] = window.to(recheck)
-    else:
-        attrs["skip_window"] = declared.to(recheck)
+        attrs["open_window"] = start.to(window)
+        waiting = window
     on_resolve = ["pay_price"] if spec.price_paid == "resolve" and spec.price != "none" else []
     on_resolve.append("apply_effect")
-    attrs["resolve"] = recheck.to(resolved, cond=guards or None, on=on_resolve)
-    if guards:
+    if spec.rechecks:
+        guards = [GUARDS[r] for r in spec.fizzle_if]
+        attrs["close_window" if spec.opens_window else "skip_window"] = waiting.to(recheck)
+        attrs["resolve"] = recheck.to(resolved, cond=guards, on=on_resolve)
         fizzled = _state("不発", "fizzled", final=True)
         attrs["fizzled"] = fizzled
         fizzle = recheck.to(fizzled, unless=guards[0], on="release")
         for guard in guards[1:]:
             fizzle |= recheck.to(fizzled, unless=guard, on="release")
         attrs["fizzle"] = fizzle
+    else:
+        attrs["resolve"] = waiting.to(resolved, on=on_resolve)  # nothing to recheck: no guard
     name = "".join(part.capitalize() for part in spec.key.split("_")) + "Procedure"
     # Calling the metaclass returns the new class; python-statemachine types it as the metaclass.
     return cast("type[Procedure]", StateMachineMetaclass(name, (Procedure,), attrs))

@@ -312,3 +312,51 @@ def test_designer_doc_names_every_word_the_loader_accepts() -> None:
     ]  # fmt: skip
     missing = [w for w in words if f"`{w}`" not in doc]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "[kind.action]\nfrequency = 'automatic'\n",  # declared by a player, yet "automatic"
+        "[kind.auto]\nfrequency = 'unlimited'\n",  # activates by itself, yet given a player's frequency
+        "[kind.speed_roll]\nfrequency = 'unlimited'\n",  # the flow rolls it (FLOW-SPD)
+    ],
+)
+def test_auto_1_frequency_automatic_exactly_for_what_nobody_declares(tmp_path: Path, change: str) -> None:
+    """AUTO-1, FLOW-SPD: frequency = automatic is what nobody declares (its machine activates by
+    itself); a kind file that gives it to a declared kind, or takes it from an auto or the speed
+    roll, is refused at load with the file and the key, not mid-game."""
+    path = tmp_path / "kinds.toml"
+    path.write_text(change, encoding="utf-8")
+    with pytest.raises(BadInput) as err:
+        builtin().extend(path)
+    assert str(path) in err.value.where and err.value.where.endswith(".frequency")
+    assert "AUTO-1" in err.value.message
+
+
+def test_auto_3_an_uncounterable_kind_has_no_window_in_its_machine(tmp_path: Path) -> None:
+    """AUTO-3 applied to a designer's kind: `counterable = false` with `counter_window = true` means
+    nobody may answer, so no window opens: the item goes straight to its recheck and resolves (its
+    machine has no counter-window state), instead of the machine refusing the engine's step."""
+    rules = tmp_path / "uncounterable.toml"
+    rules.write_text("[kind.action]\ncounterable = false\n", encoding="utf-8")
+    table = {
+        "rules": [str(rules)],
+        "seed": 1,
+        "geos": {"荒野": {"holder": "B"}},
+        "units": {
+            "岩の巨人": {
+                "owner": "A",
+                "geo": "荒野",
+                "abilities": [{"name": "岩砕き", "kind": "action", "timing": "通常", "effect": "exhaust"}],
+            },
+            "水の精": {"owner": "B", "geo": "荒野"},
+        },
+        "start": {"at": "normal_timing", "battle": {"advancing": "A", "geo": "荒野", "turn": "A"}},
+    }
+    game = build_game(table, path=str(tmp_path / "x.yaml"))
+    game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
+    t = game.table
+    assert t.chain == [] and t.priority is None
+    assert [(o.source, o.result) for o in t.outcomes] == [("岩砕き", "resolved")]
+    assert t.units["水の精"].acted

@@ -12,6 +12,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from fsm import diagrams as D
@@ -19,7 +20,8 @@ from fsm.battle import GameFlow
 from fsm.chain import CounterChain
 from fsm.cli import main
 from fsm.errors import BadInput
-from fsm.labels import Labeller
+from fsm.kinds import WORDS, KindSpec
+from fsm.labels import PAID_AT, Labeller, caption
 from fsm.procedures import procedure_class
 from fsm.ruleset import builtin
 from fsm.scenario import load
@@ -216,6 +218,113 @@ def test_japanese_font_is_set_for_graph_nodes_and_edges() -> None:
     for part in ("node [", "edge ["):
         line = next(line for line in lines if line.startswith(part))
         assert "fontname=IPAexGothic" in line, part
+
+
+# ---------------------------------------------------------------- each machine says what its kind does
+
+NOTEBOOK_01 = REPO / "notebooks" / "01_ability_kinds.ipynb"
+ABILITY_KINDS = ("action", "cost", "auto", "self_destruct", "march")
+
+
+def _price_words(spec: KindSpec) -> str:
+    """The price as the spec gives it, in the diagrams' words: what it costs, and when (if anything)."""
+    if spec.price == "none":
+        return WORDS["none"][1]
+    return f"{WORDS[spec.price][1]}, {PAID_AT[spec.price_paid][1]}"
+
+
+def _names_a_time(text: str) -> bool:
+    times = ("declare", "resolve", "at once", *(en for _, en in PAID_AT.values()))
+    return any(word in text for word in times)
+
+
+def test_auto_1_diagram_shows_an_auto_activating_by_itself_with_nothing_to_recheck() -> None:
+    """AUTO-1, AUTO-3: the 【自動】 diagram's first arrow reads 自動発動 / activates by itself (AUTO-1),
+    never a declaration; it draws no recheck, no 不発 and no condition."""
+    graph, _ = D.labelled_graph(procedure_class(builtin().kinds["auto"]))
+    arrows = [t for t in graph.transitions if not t.is_initial and isinstance(t, D.LabelledTransition)]
+    first = next(t for t in arrows if t.source == "idle")
+    assert first.event_term is not None
+    assert (first.event_term.ja, first.event_term.en, first.event_term.clause) == (
+        "自動発動",
+        "activates by itself",
+        "AUTO-1",
+    )
+    words = " ".join(t.event for t in arrows)
+    assert "宣言" not in words and "declare" not in words and "再確認" not in words, words
+    assert {s.id for s in D._walk(graph.states)} == {"idle", "activated", "resolved"}
+    assert not any(t.guards for t in arrows)
+
+
+@pytest.mark.parametrize("spec", list(builtin().kinds.values()), ids=lambda s: s.key)
+def test_cost_3_act_7_price_label_says_when_the_spec_pays_it(spec: KindSpec) -> None:
+    """COST-3, ACT-7, SD-7, MAR-3: the caption's price and the arrow that pays it agree with price_paid;
+    a kind with no price names no time to pay it."""
+    price = dict((head.en, value) for head, value in caption(spec))["price"]
+    assert price.en == _price_words(spec), price
+    if spec.price == "none":
+        assert not _names_a_time(price.en), price
+        return
+    graph, _ = D.labelled_graph(procedure_class(spec))
+    paying = [
+        t.event_term.en
+        for t in graph.transitions
+        if isinstance(t, D.LabelledTransition)
+        and t.event_term
+        and any(a.en == WORDS[spec.price][1] for a in t.action_terms)
+    ]
+    assert paying == (["declare"] if spec.price_paid == "declare" else ["resolve"]), paying
+
+
+def _notebook_cell(kind: str, needle: str) -> str:
+    nb = nbformat.read(NOTEBOOK_01, as_version=4)
+    return next(c.source for c in nb.cells if c.cell_type == kind and needle in c.source)
+
+
+def test_mar_3_auto_1_notebook_01_kinds_table_shows_each_price_as_its_spec() -> None:
+    """MAR-3, AUTO-1, COST-3: the table notebook 01 builds from kinds.toml says when each price is paid
+    as the spec does, and names no time for the 【自動】, which has no price."""
+    tables: list[list[dict[str, str]]] = []
+
+    def rows_table(rows: list[dict[str, str]], caption: str = "") -> str:
+        tables.append(rows)
+        return ""
+
+    exec(_notebook_cell("code", "ABILITY_KINDS"), {"HTML": str, "rows_table": rows_table})  # noqa: S102
+    specs = {spec.label: spec for spec in builtin().kinds.values()}
+    (rows,) = tables
+    assert sorted(specs[row["kind"]].key for row in rows) == sorted(ABILITY_KINDS)
+    for row in rows:
+        spec = specs[row["kind"]]
+        price = ", ".join(value for head, value in row.items() if "price" in head or "paid" in head)
+        assert price.startswith(_price_words(spec)), (spec.key, price)
+        if spec.price == "none":
+            assert not _names_a_time(price), (spec.key, price)
+        assert row["fizzles if"].startswith("never") == (not spec.fizzle_if), (spec.key, row["fizzles if"])
+
+
+def _markdown_table(text: str) -> dict[str, dict[str, str]]:
+    """A markdown table as {first cell: {heading: cell}}."""
+    lines = [line.strip() for line in text.splitlines() if line.strip().startswith("|")]
+    split = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+    heads, body = split[0], split[2:]
+    return {cells[0]: dict(zip(heads, cells, strict=True)) for cells in body}
+
+
+def test_mar_3_auto_1_notebook_01_summary_table_agrees_with_the_specs() -> None:
+    """ACT-7, COST-3, SD-7, MAR-3, AUTO-1: notebook 01's summary table gives each kind's price and
+    when it is paid as kinds.toml does (no "at once"), cites the kind's own use clause, and says
+    "never" for fizzling exactly when the kind has no fizzle condition (citing its recheck clause otherwise)."""
+    table = _markdown_table(_notebook_cell("markdown", "## Summary"))
+    for key in ABILITY_KINDS:
+        spec = builtin().kinds[key]
+        row = table[spec.label]
+        price, when, fizzles = row["price, paid at"], row["when"], row["fizzles at the recheck if …"]
+        assert price.startswith(_price_words(spec)) and "at once" not in price, (key, price)
+        assert spec.clause("usable") in when, (key, when)
+        assert fizzles.startswith("never") == (not spec.fizzle_if), (key, fizzles)
+        if spec.fizzle_if:
+            assert spec.clause("recheck") in fizzles, (key, fizzles)
 
 
 # ---------------------------------------------------------------- the API the notebooks use

@@ -13,6 +13,8 @@ import pytest
 from conftest import log_index, make, play, refused, texts
 
 from fsm.engine import Game
+from fsm.kinds import KindSpec
+from fsm.procedures import procedure_class
 from fsm.ruleset import builtin
 
 ROCK = {
@@ -420,3 +422,64 @@ def test_auto_1_never_declared() -> None:
     g = game()
     refused(g, "A: activate 自然治癒 of 岩の巨人 on 水の精", "AUTO-1")
     assert not any("自然治癒" in m for m in texts(g))
+
+
+# ---------------------------------------------------------------- the machines say what their kinds do
+
+
+def _transitions(spec: KindSpec) -> list[tuple[str, str, str, list[str]]]:
+    """(source, target, event, guards) of every transition of the kind's compiled machine."""
+    cls = procedure_class(spec)
+    return [
+        (t.source.id, t.target.id, str(e.id), [str(c) for c in t.cond])
+        for state in cls.states
+        for t in state.transitions
+        for e in t.events
+    ]
+
+
+def _every_kind() -> list[KindSpec]:
+    rules = builtin()
+    return [*rules.kinds.values(), *(s.with_sync() for s in rules.kinds.values() if s.category == "ability")]
+
+
+def test_auto_1_machine_activates_by_itself_and_cannot_fizzle() -> None:
+    """AUTO-1, AUTO-3: the 【自動】 machine starts with 自動発動 (it activates by itself), not with a
+    player's declaration, and has no recheck, no fizzle and no guard: it always resolves."""
+    spec = builtin().kinds["auto"]
+    edges = _transitions(spec)
+    first = [event for source, _, event, _ in edges if source == "idle"]
+    assert first == ["activate"], first
+    assert "declare" not in {event for _, _, event, _ in edges}
+    states = {s.id for s in procedure_class(spec).states}
+    assert not states & {"declared", "recheck", "fizzled"}, states
+    assert not any(guards for *_, guards in edges)
+    assert [event for *_, event, _ in edges] == ["activate", "resolve"]
+
+
+@pytest.mark.parametrize("spec", _every_kind(), ids=lambda s: s.key)
+def test_act_6_mar_3_only_a_kind_with_fizzle_conditions_has_a_recheck(spec: KindSpec) -> None:
+    """ACT-6, COST-5, SD-6, SC-6, SYNC-1 / MAR-3, AUTO-1, FLOW-SPD: the recheck branch (a recheck
+    state, a fizzled state, one fizzle edge per condition, guards on resolve) exists exactly when
+    the kind has something to recheck; a 【進軍】, an auto or the speed roll goes straight to resolving."""
+    edges = _transitions(spec)
+    states = {s.id for s in procedure_class(spec).states}
+    guards = {g.lstrip("!") for *_, gs in edges for g in gs}
+    if spec.fizzle_if:
+        assert {"recheck", "fizzled"} <= states
+        assert len([e for e in edges if e[2] == "fizzle"]) == len(spec.fizzle_if)
+        assert len(guards) == len(spec.fizzle_if)
+    else:
+        assert not states & {"recheck", "fizzled"}, states
+        assert not guards and "fizzle" not in {e[2] for e in edges}
+        start = "activated" if spec.frequency == "automatic" else "declared"
+        into_resolved = [(source, event) for source, target, event, _ in edges if target == "resolved"]
+        assert into_resolved == [("counter_window" if spec.counter_window else start, "resolve")]
+
+
+@pytest.mark.parametrize("spec", _every_kind(), ids=lambda s: s.key)
+def test_auto_1_flow_spd_only_what_nobody_declares_activates_by_itself(spec: KindSpec) -> None:
+    """AUTO-1, FLOW-SPD: an auto and the speed roll (frequency automatic) start with 自動発動;
+    every kind a player uses starts with a declaration (ACT-4, COST-3, SD-4, MAR-3, SC-4)."""
+    first = [event for source, _, event, _ in _transitions(spec) if source == "idle"]
+    assert first == (["activate"] if spec.frequency == "automatic" else ["declare"])
