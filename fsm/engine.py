@@ -734,7 +734,7 @@ class Game:
             t.active = t.opponent(m.player)
             for u in t.units.values():
                 if u.owner == t.active:
-                    u.marched = False
+                    self._unmarch(u)
             self._flow("end_turn", f"{m.player} ends the main phase; {t.active}'s main phase", "TIM-MF")
             return
         if self.flow.at("quick_summon"):
@@ -755,6 +755,13 @@ class Game:
             assert b is not None
             b.passes += 1
             self._end_normal_timing(passed=True)
+
+    def _unmarch(self, u: Unit) -> None:
+        """The owner's next main phase: 進軍未完了 again, so its 【進軍】 may be declared again (MAR-1)."""
+        u.marched = False
+        for ab in u.abilities:
+            if self.rules.kind(ab.kind, sync=ab.sync is not None).frequency == "once_while_unmarched":
+                u.declared.discard(ab.name)
 
     def _do_advance(self, m: Move) -> None:
         t = self.table
