@@ -971,7 +971,9 @@ class Game:
         u = self.table.units.get(item.unit or "")
         if u is None:
             return
-        if spec.price == "act":
+        if spec.price == "act" and spec.category == "attack" and not self.variants.normal_action_acts:
+            self._note(f"{u.name} attacks and stays 行動未完了 (variant normal_action_acts)", spec.clause("price"))
+        elif spec.price == "act":
             u.acted = True
             self._note(f"{u.name} becomes 行動完了", spec.clause("price"))
         elif spec.price == "march":
