@@ -757,7 +757,9 @@ def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: s
             want: Any
             if key == "skills":
                 got, want = fmt(game.available(u)), fmt(f.symbols(key))
-            elif key in ("acted", "marched", "destroyed", "discarded"):
+            elif key == "acted":  # as the rules count it, a continuous 【自動】 included (AUTO-4)
+                got, want = game.acted(u), f.flag(key)
+            elif key in ("marched", "destroyed", "discarded"):
                 got, want = getattr(u, key), f.flag(key)
             else:  # party, zone, geo
                 got, want = getattr(u, key), f.text(key)
