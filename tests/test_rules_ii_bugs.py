@@ -15,6 +15,17 @@ from fsm.errors import BadInput
 from fsm.model import ONE_OFF_OPS
 from fsm.scenario import load
 
+
+def refused_on_load(path: Path, text: str, line: int, clause: str) -> BadInput:
+    """Write a scenario; loading it is BadInput at ``path:line`` citing ``clause``, and `fsm run` exits 2."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BadInput) as info:
+        load(path)
+    assert f"{path}:{line}" in str(info.value) and clause in info.value.message, str(info.value)
+    assert main(["run", str(path)]) == 2
+    return info.value
+
+
 # ---------------------------------------------------------------- MAR-1: the next main phase
 SCOUT = {
     "斥候": {"owner": "A", "geo": "本陣", "abilities": [{"name": "偵察", "kind": "march", "effect": "exhaust"}]},
@@ -152,14 +163,8 @@ def test_auto_4_one_off_effect_on_a_continuous_auto_is_refused_on_load(tmp_path:
     """AUTO-4: an effect that happens once cannot be always in effect: the file is refused (exit 2)
     with its file and line; with [戦闘] the same effect is accepted (it happens once, at battle start)."""
     path = tmp_path / "one_off.yaml"
-    path.write_text(
-        f"units:\n  魔像:\n    owner: A\n    abilities:\n      - {{name: 暴走, kind: auto, effect: {op}}}\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(BadInput) as info:
-        load(path)
-    assert f"{path}:5" in str(info.value) and "AUTO-4" in info.value.message and op in info.value.message
-    assert main(["run", str(path)]) == 2
+    text = f"units:\n  魔像:\n    owner: A\n    abilities:\n      - {{name: 暴走, kind: auto, effect: {op}}}\n"
+    assert op in refused_on_load(path, text, 5, "AUTO-4").message
     path.write_text(path.read_text(encoding="utf-8").replace("kind: auto,", "kind: auto, timing: 戦闘,"), "utf-8")
     load(path)
 
@@ -169,23 +174,9 @@ def test_auto_4_one_off_effect_on_a_continuous_auto_is_refused_on_load(tmp_path:
 def test_auto_2_battle_auto_with_a_target_is_refused_on_load(tmp_path: Path, target: str) -> None:
     """AUTO-1, AUTO-2: nobody declares a [戦闘] auto, so nobody names a target for it; a file that
     gives it one (which used to hit its own unit instead) is refused at the target's line."""
-    path = tmp_path / "auto_target.yaml"
-    path.write_text(
-        "units:\n"
-        "  魔像:\n"
-        "    owner: A\n"
-        "    abilities:\n"
-        "      - name: 暴走\n"
-        "        kind: auto\n"
-        "        timing: 戦闘\n"
-        "        effect: destroy\n"
-        f"        target: {target}\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(BadInput) as info:
-        load(path)
-    assert f"{path}:9" in str(info.value) and "AUTO-1" in info.value.message
-    assert main(["run", str(path)]) == 2
+    lines = ["units:", "  魔像:", "    owner: A", "    abilities:", "      - name: 暴走", "        kind: auto"]
+    lines += ["        timing: 戦闘", "        effect: destroy", f"        target: {target}", ""]
+    refused_on_load(tmp_path / "auto_target.yaml", "\n".join(lines), 9, "AUTO-1")
 
 
 # ---------------------------------------------------------------- FLOW-NORMAL: the variant covers attacks
@@ -206,13 +197,7 @@ def test_flow_normal_attack_makes_its_attacker_acted_only_if_the_variant_says_so
 def test_tim_btl_skill_card_with_battle_timing_is_refused_on_load(tmp_path: Path, timing: str, extra: str) -> None:
     """TIM-BTL: [戦闘] is a 【自動】's, which takes effect by itself; a skill card (or a quick-summon
     card) is declared at one of its timings (SC-4), so one with [戦闘] is refused at its line."""
-    path = tmp_path / "battle_card.yaml"
-    path.write_text(
-        "units:\n  戦士: {owner: A, skills: 火}\ncards:\n"
-        f"  闘魂: {{owner: A, condition: 火, timing: {timing}{extra}}}\n",
-        encoding="utf-8",
+    card = f"  闘魂: {{owner: A, condition: 火, timing: {timing}{extra}}}\n"
+    refused_on_load(
+        tmp_path / "battle_card.yaml", "units:\n  戦士: {owner: A, skills: 火}\ncards:\n" + card, 4, "TIM-BTL"
     )
-    with pytest.raises(BadInput) as info:
-        load(path)
-    assert f"{path}:4" in str(info.value) and "TIM-BTL" in info.value.message
-    assert main(["run", str(path)]) == 2
