@@ -299,7 +299,10 @@ class Game:
         return out
 
     def _drop_unheld_equips(self) -> None:
-        """Variant equip_without_skill=discarded: an equip whose held skill is gone is discarded (EQ-1)."""
+        """Variant equip_without_skill=discarded: an equip whose held skill is gone is discarded (EQ-1).
+
+        Asked after each resolution (a strip, a 【同調】 partner leaving), so the next recheck already
+        counts without it, and after every move (a lapsed [戦闘] grant at battle end, a summon)."""
         if self.variants.equip_without_skill != "discarded":
             return
         for u in self.table.units.values():
@@ -1304,7 +1307,6 @@ class Game:
                     f"{c.name} was declared at the quick-summon timing and is discarded after the battle",
                     "QS-3",
                 )
-        self._drop_unheld_equips()  # an equip paid with a lapsed [戦闘] grant
         geo = t.geos[b.geo]
         left = {u.owner for u in self._participants()}
         if left == {b.advancing}:

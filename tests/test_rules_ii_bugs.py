@@ -86,9 +86,11 @@ def test_eq_1_equip_without_skill_discarded() -> None:
     assert any(e.clause == "EQ-1" and "鉄の剣 no longer holds" in e.text for e in g.log)
 
 
-def test_eq_1_a_lapsed_battle_grant_does_not_lock_the_units_other_skills() -> None:
+@pytest.mark.parametrize(("variants", "zone"), [({}, "equipped"), ({"equip_without_skill": "discarded"}, "graveyard")])
+def test_eq_1_a_lapsed_battle_grant_does_not_lock_the_units_other_skills(variants: dict[str, str], zone: str) -> None:
     """EQ-1, TIM-BTL: an equip paid with a [戦闘] grant; when the grant lapses at battle end the
-    equip holds nothing, and in the main phase the unit's own 土 pays an [ＭＦ] card."""
+    equip holds nothing (and stays by default, or is discarded: variant equip_without_skill), and in the main
+    phase the unit's own 土 pays an [ＭＦ] card."""
     units = {
         "戦士": {
             "owner": "A",
@@ -101,13 +103,13 @@ def test_eq_1_a_lapsed_battle_grant_does_not_lock_the_units_other_skills() -> No
         "炎の剣": {"owner": "A", "type": "equip", "condition": "火"},
         "地鳴り": {"owner": "A", "condition": "土", "timing": "ＭＦ", "effect": "nothing", "target": "none"},
     }
-    g = make(units, cards, at="quick_summon")
+    g = make(units, cards, at="quick_summon", variants=variants)
     play(g, "A: pass", "A: equip 炎の剣 on 戦士")
     for _ in range(40):  # let both sides pass until the battle is over
         if g.flow.at("main_phase"):
             break
         g.apply("pass")
-    assert g.flow.at("main_phase") and g.table.cards["炎の剣"].zone == "equipped"
+    assert g.flow.at("main_phase") and g.table.cards["炎の剣"].zone == zone
     assert g.why_not("A: use 地鳴り by 戦士").legal
 
 
