@@ -24,7 +24,7 @@ from .model import Ability, Battle, Card, ChainItem, Effect, Outcome, Table, Uni
 from .moves import Move, parse
 from .procedures import Procedure, procedure_class
 from .ruleset import Ruleset, builtin
-from .skills import Condition, Pool, can_pay, fmt, payment
+from .skills import Condition, Pool, can_pay, coverable, fmt, payment
 from .timing import Point, refusal_clause, use_as
 from .variants import Variants
 
@@ -270,15 +270,50 @@ class Game:
         return Counter(eff.arg for eff in self._continuous_effects(unit, "grant"))
 
     def available(self, unit: Unit) -> Pool:
-        """Skills the unit has now: base + grants − used this battle (SC-2)."""
+        """Skills the unit has now: base + grants − used this battle (SC-2) − what a continuous
+        【自動】 takes away for as long as it is in effect (AUTO-4)."""
         total = unit.skills.base + unit.skills.granted + self._continuous_grants(unit)
         total.subtract(unit.skills.consumed)
+        total.subtract(Counter(eff.arg for eff in self._continuous_effects(unit, "strip")))
         return +total
+
+    def acted(self, unit: Unit) -> bool:
+        """行動完了: made so by acting or an effect, or held so by a continuous 【自動】 (AUTO-4)."""
+        return unit.acted or bool(self._continuous_effects(unit, "exhaust"))
 
     def holdings(self, unit: Unit) -> list[Pool]:
         """What is already held on this unit: pending skill uses (SC-4) and equips (EQ-1)."""
         held = [Counter(dict(i.reserved)) for i in self._pending_uses(unit)]
-        return held + [c.condition.needs for c in self._equips_on(unit)]
+        return held + [part for _, part in self._equip_holds(unit)]
+
+    def _equip_holds(self, unit: Unit) -> list[tuple[Card, Pool]]:
+        """Each equip on the unit with the skills it holds: its condition's, as far as the unit still
+        has them (EQ-1).  A held skill that is gone (stripped, a lapsed grant) is not held, so the
+        unit's other skills stay free."""
+        left = self.available(unit)
+        out = []
+        for card in self._equips_on(unit):
+            part = coverable(left, card.condition.needs)
+            left.subtract(part)
+            out.append((card, part))
+        return out
+
+    def _drop_unheld_equips(self) -> None:
+        """Variant equip_without_skill=discarded: an equip whose held skill is gone is discarded (EQ-1).
+
+        Asked after each resolution (a strip, a 【同調】 partner leaving), so the next recheck already
+        counts without it, and after every move (a lapsed [戦闘] grant at battle end, a summon)."""
+        if self.variants.equip_without_skill != "discarded":
+            return
+        for u in self.table.units.values():
+            for card, part in self._equip_holds(u):
+                if part != card.condition.needs:
+                    card.zone, card.equipped_to = "graveyard", None
+                    self._note(
+                        f"{card.name} no longer holds its condition {card.condition} on {u.name} and is discarded "
+                        "(variant equip_without_skill)",
+                        "EQ-1",
+                    )
 
     def _pending_uses(self, unit: Unit) -> list[ChainItem]:
         return [i for i in self.table.chain if i.unit == unit.id and i.reserved]
@@ -518,7 +553,7 @@ class Game:
         u, target = self._unit(m.unit), self._unit(m.target)
         if u.owner != m.player or not self._in_battle(u):
             return ("FLOW-NORMAL", f"{u.name} is not {m.player}'s unit in this battle")
-        if u.acted:
+        if self.acted(u):
             return ("FLOW-NORMAL", f"{u.name} is already 行動完了 and cannot attack")
         if target.owner == m.player or not self._in_battle(target):
             return (spec.clause("targets"), f"{target.name} is not an enemy unit in this battle")
@@ -561,7 +596,12 @@ class Game:
         if u.owner != m.player:
             return ("SC-4", f"{u.name} is not {m.player}'s unit")
         problem = self._use_problem(m, spec, u, card.timings, card.target, None)
-        if problem is None and self.point().action == "own_normal" and self.variants.normal_action_acts and u.acted:
+        if (
+            problem is None
+            and self.point().action == "own_normal"
+            and self.variants.normal_action_acts
+            and self.acted(u)
+        ):
             problem = ("FLOW-NORMAL", f"{u.name} is already 行動完了 and cannot act in this normal timing")
         if problem is None:
             problem = self._condition_problem(card, u, "SC-4")
@@ -609,7 +649,7 @@ class Game:
         # how often (ACT-2, SD-2, MAR-1)
         name = ab.name if ab else ""
         if spec.frequency == "once_while_unacted":
-            if u.acted:
+            if self.acted(u):
                 return (spec.clause("usable"), f"{u.name} is already 行動完了")
             if name in u.declared:
                 return (
@@ -713,6 +753,7 @@ class Game:
     # ------------------------------------------------------------------ doing
     def _do(self, m: Move) -> None:
         getattr(self, f"_do_{m.verb}")(m)
+        self._drop_unheld_equips()
 
     def _do_pass(self, m: Move) -> None:
         t = self.table
@@ -734,7 +775,7 @@ class Game:
             t.active = t.opponent(m.player)
             for u in t.units.values():
                 if u.owner == t.active:
-                    u.marched = False
+                    self._unmarch(u)
             self._flow("end_turn", f"{m.player} ends the main phase; {t.active}'s main phase", "TIM-MF")
             return
         if self.flow.at("quick_summon"):
@@ -755,6 +796,13 @@ class Game:
             assert b is not None
             b.passes += 1
             self._end_normal_timing(passed=True)
+
+    def _unmarch(self, u: Unit) -> None:
+        """The owner's next main phase: 進軍未完了 again, so its 【進軍】 may be declared again (MAR-1)."""
+        u.marched = False
+        for ab in u.abilities:
+            if self.rules.kind(ab.kind, sync=ab.sync is not None).frequency == "once_while_unmarched":
+                u.declared.discard(ab.name)
 
     def _do_advance(self, m: Move) -> None:
         t = self.table
@@ -960,6 +1008,7 @@ class Game:
         if card is not None and card.zone == "chain":
             card.zone = "graveyard"
             self._note(f"{card.name} goes to the graveyard", spec.clause("recheck" if reasons else "resolve"))
+        self._drop_unheld_equips()  # before the next item's recheck counts what the equips hold
 
     def _after_chain(self) -> None:
         t = self.table
@@ -974,7 +1023,9 @@ class Game:
         u = self.table.units.get(item.unit or "")
         if u is None:
             return
-        if spec.price == "act":
+        if spec.price == "act" and spec.category == "attack" and not self.variants.normal_action_acts:
+            self._note(f"{u.name} attacks and stays 行動未完了 (variant normal_action_acts)", spec.clause("price"))
+        elif spec.price == "act":
             u.acted = True
             self._note(f"{u.name} becomes 行動完了", spec.clause("price"))
         elif spec.price == "march":
@@ -1050,12 +1101,12 @@ class Game:
             if u is None:
                 continue
             gone = u.destroyed or u.discarded
-            if (r == "acted" and u.acted) or (r == "destroyed" and gone) or (r == "off_field" and not u.on_field):
+            if (r == "acted" and self.acted(u)) or (r == "destroyed" and gone) or (r == "off_field" and not u.on_field):
                 found.append(r)
             elif r == "condition_unmet":
                 card = t.cards[item.source]
                 have = self.available(u)
-                held = [c.condition.needs for c in self._equips_on(u)]
+                held = [part for _, part in self._equip_holds(u)]
                 if not can_pay(have, [card.condition.needs, *held]):
                     found.append(r)
             elif r == "target_gone":
@@ -1216,7 +1267,7 @@ class Game:
         self._flow("speed_decided", f"{self._speed_text()}: {first} is first (先攻)", "FLOW-SPD")
 
     def _can_act(self, player: str) -> bool:
-        return any(u.owner == player and not u.acted for u in self._participants())
+        return any(u.owner == player and not self.acted(u) for u in self._participants())
 
     def _end_normal_timing(self, passed: bool) -> None:
         t = self.table

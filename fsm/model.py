@@ -31,6 +31,12 @@ EFFECT_OPS = {
     "nothing": "no effect on the table (the card's text is outside this rules page)",
 }
 
+#: Effects that happen once and are over (a unit leaves the field or its party, dice are
+#: rolled).  A 【自動】 without [戦闘] is in effect all the time (AUTO-4), which only a lasting
+#: state can be: so these are refused on one.  The others (grant, strip, exhaust, speed,
+#: nothing) hold for as long as the auto does.
+ONE_OFF_OPS = ("destroy", "discard", "bounce", "leave_party", "reroll")
+
 
 def _shallow(obj: Any) -> Any:
     """A new object of the same class sharing the old one's field values (no __init__)."""

@@ -46,7 +46,7 @@ import yaml
 from .catalogue import CLAUSES
 from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
-from .model import EFFECT_OPS, Ability, Battle, Card, Effect, Geo, Table, Unit
+from .model import EFFECT_OPS, ONE_OFF_OPS, Ability, Battle, Card, Effect, Geo, Table, Unit
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, SkillPool, fmt, pool, symbol
 from .timing import parse_timings
@@ -321,18 +321,45 @@ def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: 
     if rules.kinds[kind].category != "ability":
         raise BadInput(f"{kind!r} is not an ability kind", f.at("kind"))
     timings = _timings(f, rules)
+    battle_only = f.flag("battle") or "battle" in timings
+    effect = _effects(f.get("effect"), f.at("effect"))
+    name = f.text("name") or kind
+    auto = rules.kinds[kind].usable in ("battle_start", "continuous")
+    target = f.text("target", "self" if auto else "unit", TARGET_KINDS) or "unit"
+    if auto:
+        _check_auto(f, name, target, battle_only, effect)
     return Ability(
-        name=f.text("name") or kind,
+        name=name,
         kind=kind,
         timings=tuple(k for k in timings if rules.timings[k].role != "auto"),
         cost=tuple(f.symbols("cost").items()),
-        effect=_effects(f.get("effect"), f.at("effect")),
+        effect=effect,
         dice=f.flag("dice"),
         min_roll=f.number("min_roll", 0),
-        target=f.text("target", "unit", TARGET_KINDS) or "unit",
+        target=target,
         sync=f.text("sync"),
-        battle_only=f.flag("battle") or "battle" in timings,
+        battle_only=battle_only,
     )
+
+
+def _check_auto(f: _Fields, name: str, target: str, battle_only: bool, effect: tuple[Effect, ...]) -> None:
+    """A 【自動】 nobody declares: refuse what it could never do, rather than do something else."""
+    if target not in ("self", "none"):
+        # AUTO-1: it is never declared, so no player ever names its target; it works on its
+        # own unit, which for a [戦闘] one is a battle participant (AUTO-2)
+        raise BadInput(
+            f"{name} is a 【自動】: it activates by itself and nobody names a target for it (AUTO-1), "
+            f"so target: {target} cannot be chosen; its effect falls on its own unit (target: self)",
+            f.at("target"),
+        )
+    one_off = [str(e) for e in effect if e.op in ONE_OFF_OPS]
+    if one_off and not battle_only:
+        raise BadInput(
+            f"{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {', '.join(one_off)} happens "
+            "once and cannot last, so it cannot be always in effect. Use a lasting effect "
+            "(grant, strip, exhaust, speed) or mark the auto [戦闘] (timing: 戦闘)",
+            f.at("effect"),
+        )
 
 
 def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>") -> Table:
@@ -396,6 +423,15 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         timings = _timings(c, rules)
         if ctype == "skill" and not timings:
             raise BadInput("a skill card needs a timing, e.g. 通常 or 反撃", where(c.data))
+        auto = [rules.timings[k].ja for k in timings if rules.timings[k].role == "auto"]
+        if ctype == "skill" and auto:
+            # TIM-BTL: [戦闘] is how a 【自動】 takes effect by itself; a card is declared (SC-4)
+            raise BadInput(
+                f"card {cid} has the timing [{auto[0]}], which only a 【自動】 ability takes effect under "
+                "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
+                f"[{auto[0]}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃",
+                c.at("timing"),
+            )
         table.cards[cid] = Card(
             id=cid,
             name=c.text("name", cid) or cid,
@@ -757,7 +793,9 @@ def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: s
             want: Any
             if key == "skills":
                 got, want = fmt(game.available(u)), fmt(f.symbols(key))
-            elif key in ("acted", "marched", "destroyed", "discarded"):
+            elif key == "acted":  # as the rules count it, a continuous 【自動】 included (AUTO-4)
+                got, want = game.acted(u), f.flag(key)
+            elif key in ("marched", "destroyed", "discarded"):
                 got, want = getattr(u, key), f.flag(key)
             else:  # party, zone, geo
                 got, want = getattr(u, key), f.text(key)

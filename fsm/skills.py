@@ -156,6 +156,23 @@ def payment(have: Mapping[str, int], need: Mapping[str, int]) -> Pool:
     return +spent
 
 
+def coverable(have: Mapping[str, int], need: Mapping[str, int]) -> Pool:
+    """The part of ``need`` that ``have`` still covers: own kind first, then 全 (never for 道具).
+
+    An equip holds this much of its condition (EQ-1): a skill that is gone is simply not held.
+    """
+    left = Counter(have)
+    got: Pool = Counter()
+    for s, n in need.items():
+        own = min(n, left[s])
+        stand_in = 0 if s in (ALL, TOOL) else min(n - own, left[ALL])
+        left[s] -= own
+        left[ALL] -= stand_in
+        got[s] += own
+        got[ALL] += stand_in
+    return +got
+
+
 def fmt(p: Mapping[str, int]) -> str:
     """``{"土": 2, "全": 1}`` → ``"土×2 全×1"`` in symbol order (for messages and labels)."""
     return " ".join(f"{s}×{p[s]}" for s in SYMBOLS if p.get(s, 0) > 0) or "なし"

@@ -122,6 +122,14 @@ SPECS: tuple[VariantSpec, ...] = (
         (True, False),
         "A unit that advances (進軍) becomes 進軍完了.",
     ),
+    VariantSpec(
+        "equip_without_skill",
+        "EQ-1",
+        "stays",
+        ("stays", "discarded"),
+        "An equip whose held skill is gone (stripped, or a [戦闘] grant that lapsed) stays equipped, holding "
+        "only what of its condition the unit still has; or it is discarded at once.",
+    ),
 )
 BY_NAME: dict[str, VariantSpec] = {s.name: s for s in SPECS}
 

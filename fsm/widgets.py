@@ -541,7 +541,7 @@ class StepThrough:
             held_text = " + ".join(fmt(p) for p in held)
             rows.append(
                 f"<tr><td>{self._unit_name(u.id)}{_esc(flags)}</td><td>{self._who(u.owner)}</td>"
-                f"<td>{_esc(where)}</td><td>{'行動完了' if u.acted else '行動未完了'}</td>"
+                f"<td>{_esc(where)}</td><td>{'行動完了' if g.acted(u) else '行動未完了'}</td>"
                 f"<td>{'進軍完了' if u.marched else '進軍未完了'}</td><td>{_esc(fmt(g.available(u)))}</td>"
                 f"<td>{_esc(held_text)}</td><td>{_esc(u.party or '')}</td></tr>"
             )

@@ -159,10 +159,12 @@ def test_cli_timings_with_a_designers_timing(tmp_path, capsys: pytest.CaptureFix
 
 # ---------------------------------------------------------------- the engine agrees with the table
 
-#: One skill card of B's per row of the table, each needing only 水 and taking no target.
+#: One skill card of B's per row of the table, each needing only 水 and taking no target
+#: ([戦闘] is left out: a card carrying it could never be used and is refused on load, TIM-BTL).
 CARDS = {
     f"B{i}": {"owner": "B", "condition": "水", "timing": label.strip("[]"), "target": "none", "effect": "nothing"}
     for i, label in enumerate(TABLE)
+    if label != "[戦闘]"
 }
 LABEL = {cid: f"[{c['timing']}]" for cid, c in CARDS.items()}
 UNITS = {
