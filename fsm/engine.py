@@ -781,7 +781,8 @@ class Game:
         assert b is not None
         u = self._unit(m.unit)
         u.zone, u.geo = "field", b.geo
-        b.participants.append(u.id)
+        if u.id not in b.participants:  # summoned again after an effect sent it back to the hand
+            b.participants.append(u.id)
         self._note(f"{u.name} is quick-summoned into the battle", "FLOW-QS")
         if self.variants.quick_summoned_battle_autos == "on_summon":
             self._battle_start([u])
