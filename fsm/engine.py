@@ -21,7 +21,7 @@ from .chain import CounterChain
 from .errors import BadInput, RuleViolation
 from .kinds import WORDS, KindSpec
 from .model import Ability, Battle, Card, ChainItem, Effect, Outcome, Table, Unit
-from .moves import Move, parse
+from .moves import VERBS, Move, parse
 from .procedures import Procedure, procedure_class
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, can_pay, fmt, payment
@@ -178,10 +178,16 @@ class Game:
 
     # ------------------------------------------------------------------ helpers
     def _as_move(self, move: Move | str) -> Move:
+        """The move as data, with its player filled in; a verb or player this table does not know
+        is malformed input (BadInput), not a rules question."""
         m = parse(move) if isinstance(move, str) else move
+        if m.verb not in VERBS:
+            raise BadInput(f"unknown move {m.verb!r}; moves are: {', '.join(VERBS)}")
         if not m.player:
-            actor = self.actor()
-            m = Move(m.verb, actor or "", m.card, m.ability, m.unit, m.target)
+            m = Move(m.verb, self.actor() or "", m.card, m.ability, m.unit, m.target)
+        players = " and ".join(self.table.players)
+        if m.player not in self.table.players:
+            raise BadInput(f"no player {m.player!r} on this table; players are {players} (names are case-sensitive)")
         return m
 
     def _state_in(self, *ids: str) -> bool:
