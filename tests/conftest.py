@@ -65,12 +65,12 @@ def _unchanged(game: Game, move: str) -> RuleViolation | BadInput:
     return info.value
 
 
-def refused(game: Game, move: str, clause: str | None = None) -> RuleViolation | BadInput:
-    """Assert the move is refused (with ``clause`` if given) and that the refusal changed nothing."""
+def refused(game: Game, move: str, clause: str) -> RuleViolation:
+    """Assert the rules refuse the move under ``clause`` (not some other clause, not as bad input)
+    and that the refusal changed nothing."""
     err = _unchanged(game, move)
-    if clause is not None:
-        assert isinstance(err, RuleViolation), f"{move!r}: expected a rule refusal, got bad input: {err}"
-        assert err.clause == clause, f"{move!r} refused under {err.clause}, expected {clause}: {err.message}"
+    assert isinstance(err, RuleViolation), f"{move!r}: expected a rule refusal under {clause}, got bad input: {err}"
+    assert err.clause == clause, f"{move!r} refused under {err.clause}, expected {clause}: {err.message}"
     return err
 
 
