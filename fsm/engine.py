@@ -404,11 +404,12 @@ class Game:
         if m.player == actor:
             return None
         if t.priority is not None:
-            return (
-                "TIM-CTR-2",
-                f"{actor} has priority in the counter window; {m.player} must wait for {actor} to pass",
-            )
+            return self._wait_for_priority(m.player)
         return (self._turn_clause(), f"it is {actor}'s turn to act here ({self._flow_name()}), not {m.player}'s")
+
+    def _wait_for_priority(self, player: str) -> Problem:
+        holder = self.table.priority
+        return ("TIM-CTR-2", f"{holder} has priority in the counter window; {player} must wait for {holder} to pass")
 
     def _check_pass(self, m: Move) -> Problem | None:
         return None
@@ -417,10 +418,7 @@ class Game:
         t = self.table
         u = self._unit(m.unit)
         if not self.flow.at("main_phase") or t.priority is not None or t.active != m.player:
-            return (
-                "FLOW-ADV",
-                f"units advance only in their owner's main phase ({m.player}'s own, with no window open)",
-            )
+            return ("FLOW-ADV", f"{m.player}'s units advance only in {m.player}'s own main phase, with no window open")
         if u.owner != m.player or not u.on_field:
             return ("FLOW-ADV", f"{u.name} is not {m.player}'s unit on the field")
         if m.target not in t.geos:
@@ -547,10 +545,7 @@ class Game:
         u, target = self._unit(m.unit), self._unit(m.target)
         b = self.table.battle
         if not self.flow.at("normal_timing") or self.table.priority is not None or b is None or b.turn != m.player:
-            return (
-                "FLOW-ATK",
-                f"attacks are made in the attacker's own normal timing ({m.player}'s own, with no window open)",
-            )
+            return ("FLOW-ATK", f"{m.player} attacks only in {m.player}'s own normal timing, with no window open")
         if u.owner != m.player or not self._in_battle(u):
             return ("FLOW-NORMAL", f"{u.name} is not {m.player}'s unit in this battle")
         if u.acted:
@@ -639,17 +634,13 @@ class Game:
                     clause,
                     f"[{labels}] cannot answer the pending {self.spec_of(top).label} {self.source_name(top)} here",
                 )
-            idle = (
-                "" if any(self.rules.timings[k].role == "action" for k in timings) else ": nothing is pending to answer"
-            )
-            return (clause, f"[{labels}] cannot be used at this point ({point.name}){idle}")
+            if not any(self.rules.timings[k].role == "action" for k in timings):
+                return (clause, f"[{labels}] has nothing pending to answer here ({point.name})")
+            return (clause, f"[{labels}] cannot be used at this point ({point.name})")
         if point.answering and not self.spec_of(t.chain[-1]).counterable:
             return ("AUTO-3", "the pending item cannot be countered")
         if point.answering and t.priority != m.player:  # a counter, but not this player's to make yet
-            return (
-                "TIM-CTR-2",
-                f"{t.priority} has priority in the counter window; {m.player} must wait for {t.priority} to pass",
-            )
+            return self._wait_for_priority(m.player)
         # how often (ACT-2, SD-2, MAR-1)
         name = ab.name if ab else ""
         if spec.frequency == "once_while_unacted":
