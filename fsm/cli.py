@@ -132,8 +132,8 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         print(f"fsm moves: {err}", file=sys.stderr)
         return 2
     game = result.game
-    for f in result.failures:  # a move of the file was refused: the game stands just before it
-        print(f"fsm moves: stopped early: {f}", file=sys.stderr)
+    for f in result.failures:  # stopped: a move of the file was refused, the game stands just before it
+        print(f"fsm moves: {'stopped early' if f.stopped else 'a refused check differs'}: {f}", file=sys.stderr)
     if args.why:
         v = game.why_not(args.why)
         if v.legal:

@@ -21,7 +21,7 @@ from .chain import CounterChain
 from .errors import BadInput, RuleViolation
 from .kinds import WORDS, KindSpec
 from .model import Ability, Battle, Card, ChainItem, Effect, Outcome, Table, Unit
-from .moves import Move, parse
+from .moves import VERBS, Move, parse
 from .procedures import Procedure, procedure_class
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, can_pay, coverable, fmt, payment
@@ -134,16 +134,18 @@ class Game:
         self.table = snap.table.copy()
         del self.log[snap.log_length :]
 
-    def point(self) -> Point:
-        """Where the game stands, in the terms the timing table uses."""
+    def point(self, player: str | None = None) -> Point:
+        """Where the game stands for ``player`` (by default the player to move), in the terms the
+        timing table uses: the turn player's main phase is the other player's "opponent's main phase"."""
         t = self.table
         if t.chain and t.priority is not None:
             top = t.chain[-1]
             return Point("answering", answering=self.spec_of(top).category, during=top.during)
+        own = player is None or player == self.actor()
         if self.flow.at("main_phase"):
-            return Point("own main phase", action="own_main")
+            return Point("own main phase", action="own_main") if own else Point("opponent's main phase")
         if self.flow.at("normal_timing"):
-            return Point("own normal timing", action="own_normal")
+            return Point("own normal timing", action="own_normal") if own else Point("opponent's normal timing")
         return Point(self._flow_name())
 
     #: Where a table may start, as configurations of the GameFlow machine.
@@ -178,10 +180,16 @@ class Game:
 
     # ------------------------------------------------------------------ helpers
     def _as_move(self, move: Move | str) -> Move:
+        """The move as data, with its player filled in; a verb or player this table does not know
+        is malformed input (BadInput), not a rules question."""
         m = parse(move) if isinstance(move, str) else move
+        if m.verb not in VERBS:
+            raise BadInput(f"unknown move {m.verb!r}; moves are: {', '.join(VERBS)}")
         if not m.player:
-            actor = self.actor()
-            m = Move(m.verb, actor or "", m.card, m.ability, m.unit, m.target)
+            m = Move(m.verb, self.actor() or "", m.card, m.ability, m.unit, m.target)
+        players = " and ".join(self.table.players)
+        if m.player not in self.table.players:
+            raise BadInput(f"no player {m.player!r} on this table; players are {players} (names are case-sensitive)")
         return m
 
     def _state_in(self, *ids: str) -> bool:
@@ -390,7 +398,7 @@ class Game:
     # ------------------------------------------------------------------ legality
     def _move_clause(self, m: Move) -> str:
         return {
-            "pass": self._pass_clause(),
+            "pass": self._turn_clause(),
             "advance": "FLOW-ADV",
             "summon": "FLOW-QS",
             "equip": "EQ-1",
@@ -402,7 +410,8 @@ class Game:
             "activate": "AB-1",
         }[m.verb]
 
-    def _pass_clause(self) -> str:
+    def _turn_clause(self) -> str:
+        """The flow clause saying whose turn it is here (what a pass ends or hands on)."""
         if self.table.priority is not None:
             return "TIM-CTR-2"
         for state, clause in (("main_phase", "TIM-MF"), ("quick_summon", "FLOW-QS"), ("formation", "FLOW-FORM")):
@@ -411,35 +420,40 @@ class Game:
         return "FLOW-NORMAL"
 
     def _problem(self, m: Move) -> Problem | None:
-        """None if the move is legal now, else (clause, plain-English reason)."""
+        """None if the move is legal now, else (clause, plain-English reason).
+
+        A move by the player who is not to move is judged first by the rules of its own kind
+        (MAR-1, TIM-MF, TIM-NORMAL, a counter's TIM-CTR-2, FLOW-ADV ...): the checkers look at the
+        game from the mover's side.  Only a move those rules would allow is refused under the flow
+        (whose turn or whose priority it is).
+        """
         t = self.table
-        actor = self.actor()
-        if m.player not in t.players:
-            return ("FLOW-ZONES", f"no player {m.player!r}; players are {' and '.join(t.players)}")
-        if m.player != actor:
-            if t.priority is not None:
-                return (
-                    "TIM-CTR-2",
-                    f"{actor} has priority in the counter window; {m.player} must wait for {actor} to pass",
-                )
-            return (
-                self._move_clause(m),
-                f"it is {actor}'s turn to act here ({self._flow_name()}), not {m.player}'s",
-            )
+        # an unknown unit, card or ability is a typo, not a rules question: BadInput propagates
+        problem: Problem | None = getattr(self, f"_check_{m.verb}")(m)
+        if problem is not None:
+            return problem
         if t.priority is not None and m.verb in ("summon", "equip", "unequip", "reveal", "front"):
             # only a designer's rules open a window here (an equip with a counter window)
-            return ("TIM-CTR-2", f"a counter window is open: {m.player} may answer the pending item or pass")
-        # an unknown unit, card or ability is a typo, not a rules question: BadInput propagates
-        return getattr(self, f"_check_{m.verb}")(m)
+            return ("TIM-CTR-2", f"a counter window is open: {t.priority} may answer the pending item or pass")
+        actor = self.actor()
+        if m.player == actor:
+            return None
+        if t.priority is not None:
+            return self._wait_for_priority(m.player)
+        return (self._turn_clause(), f"it is {actor}'s turn to act here ({self._flow_name()}), not {m.player}'s")
+
+    def _wait_for_priority(self, player: str) -> Problem:
+        holder = self.table.priority
+        return ("TIM-CTR-2", f"{holder} has priority in the counter window; {player} must wait for {holder} to pass")
 
     def _check_pass(self, m: Move) -> Problem | None:
         return None
 
     def _check_advance(self, m: Move) -> Problem | None:
         t = self.table
-        if not self.flow.at("main_phase") or t.priority is not None:
-            return ("FLOW-ADV", "units advance only in their owner's main phase")
         u = self._unit(m.unit)
+        if not self.flow.at("main_phase") or t.priority is not None or t.active != m.player:
+            return ("FLOW-ADV", f"{m.player}'s units advance only in {m.player}'s own main phase, with no window open")
         if u.owner != m.player or not u.on_field:
             return ("FLOW-ADV", f"{u.name} is not {m.player}'s unit on the field")
         if m.target not in t.geos:
@@ -450,10 +464,21 @@ class Game:
             return ("MAR-1", f"{u.name} is already 進軍完了 and cannot advance again this turn")
         return None
 
+    def _own_step(self, player: str, step: str) -> bool:
+        """Is this ``player``'s side's own quick-summon step ``step`` (summon, equip or reveal)?"""
+        b = self.table.battle
+        return b is not None and (
+            (self.flow.at(f"advancing_{step}") and player == b.advancing)
+            or (self.flow.at(f"defending_{step}") and player == b.defending)
+        )
+
     def _check_summon(self, m: Move) -> Problem | None:
         u = self._unit(m.unit)
-        if not self._state_in("advancing_summon", "defending_summon"):
-            return ("FLOW-QS", "quick summons are made in steps 1 and 4 of the quick-summon timing")
+        if not self._own_step(m.player, "summon"):
+            return (
+                "FLOW-QS",
+                "quick summons are made in steps 1 and 4 of the quick-summon timing, each side in its own step",
+            )
         b = self.table.battle  # asked only once the flow is in a battle (the main phase has none)
         assert b is not None
         if u.owner != m.player or u.zone != "hand":
@@ -471,8 +496,8 @@ class Game:
 
     def _check_equip(self, m: Move) -> Problem | None:
         card, u = self._card(m.card), self._unit(m.unit)
-        if not self._state_in("advancing_equip", "defending_equip"):
-            return ("FLOW-QS", "equips are made in steps 2 and 5 of the quick-summon timing")
+        if not self._own_step(m.player, "equip"):
+            return ("FLOW-QS", "equips are made in steps 2 and 5 of the quick-summon timing, each side in its own step")
         if card.type != "equip" or card.zone != "hand" or card.owner != m.player:
             return ("EQ-1", f"{card.name} is not an equip card in {m.player}'s hand")
         if u.owner != m.player or not self._in_battle(u):
@@ -481,18 +506,22 @@ class Game:
 
     def _check_unequip(self, m: Move) -> Problem | None:
         card = self._card(m.card)
-        if not self._state_in("advancing_equip", "defending_equip"):
-            return ("FLOW-QS", "equips are taken off in steps 2 and 5 of the quick-summon timing")
+        if not self._own_step(m.player, "equip"):
+            return (
+                "FLOW-QS",
+                "equips are taken off in steps 2 and 5 of the quick-summon timing, each side in its own step",
+            )
         if card.zone != "equipped" or card.owner != m.player:
             return ("EQ-1", f"{card.name} is not equipped on one of {m.player}'s units")
         return None
 
     def _check_reveal(self, m: Move) -> Problem | None:
         card = self._card(m.card)
-        if not self._state_in("advancing_reveal", "defending_reveal"):
+        if not self._own_step(m.player, "reveal"):
             return (
                 "QS-1",
-                "quick-summon-timing cards are revealed in steps 3 and 6 of the quick-summon timing",
+                "quick-summon-timing cards are revealed in steps 3 and 6 of the quick-summon timing, "
+                "each side in its own step",
             )
         if not card.quick_summon:
             return ("QS-1", f"{card.name} is not a card declared at the quick-summon timing")
@@ -502,8 +531,8 @@ class Game:
 
     def _check_front(self, m: Move) -> Problem | None:
         u = self._unit(m.unit)
-        if not self.flow.at("formation"):
-            return ("FLOW-FORM", "the formation is set only in the formation step")
+        if not self.flow.at("formation") or m.player != self.actor():
+            return ("FLOW-FORM", "the formation is set only in the formation step, each side in its turn")
         if u.owner != m.player or not self._in_battle(u):
             return ("FLOW-FORM", f"{u.name} is not {m.player}'s unit in this battle")
         b = self.table.battle
@@ -548,9 +577,10 @@ class Game:
 
     def _check_attack(self, m: Move) -> Problem | None:
         spec = self.rules.kinds["attack"]
-        if not self.flow.at("normal_timing") or self.table.priority is not None:
-            return ("FLOW-ATK", "attacks are made in the attacker's own normal timing")
         u, target = self._unit(m.unit), self._unit(m.target)
+        b = self.table.battle
+        if not self.flow.at("normal_timing") or self.table.priority is not None or b is None or b.turn != m.player:
+            return ("FLOW-ATK", f"{m.player} attacks only in {m.player}'s own normal timing, with no window open")
         if u.owner != m.player or not self._in_battle(u):
             return ("FLOW-NORMAL", f"{u.name} is not {m.player}'s unit in this battle")
         if self.acted(u):
@@ -596,12 +626,8 @@ class Game:
         if u.owner != m.player:
             return ("SC-4", f"{u.name} is not {m.player}'s unit")
         problem = self._use_problem(m, spec, u, card.timings, card.target, None)
-        if (
-            problem is None
-            and self.point().action == "own_normal"
-            and self.variants.normal_action_acts
-            and self.acted(u)
-        ):
+        own_normal = self.point(m.player).action == "own_normal"
+        if problem is None and own_normal and self.variants.normal_action_acts and self.acted(u):
             problem = ("FLOW-NORMAL", f"{u.name} is already 行動完了 and cannot act in this normal timing")
         if problem is None:
             problem = self._condition_problem(card, u, "SC-4")
@@ -632,7 +658,7 @@ class Game:
         if not u.on_field or u.destroyed or u.discarded:
             return (spec.clause("usable"), f"{u.name} is not on the field")
         # the timing: an action here, or a counter to the pending item (TIM-*)
-        point = self.point()
+        point = self.point(m.player)
         use = use_as(timings, point, self.rules.timings)
         labels = "/".join(self.rules.timings[k].ja for k in timings)
         if use is None:
@@ -643,9 +669,13 @@ class Game:
                     clause,
                     f"[{labels}] cannot answer the pending {self.spec_of(top).label} {self.source_name(top)} here",
                 )
+            if not any(self.rules.timings[k].role == "action" for k in timings):
+                return (clause, f"[{labels}] has nothing pending to answer here ({point.name})")
             return (clause, f"[{labels}] cannot be used at this point ({point.name})")
         if point.answering and not self.spec_of(t.chain[-1]).counterable:
             return ("AUTO-3", "the pending item cannot be countered")
+        if point.answering and t.priority != m.player:  # a counter, but not this player's to make yet
+            return self._wait_for_priority(m.player)
         # how often (ACT-2, SD-2, MAR-1)
         name = ab.name if ab else ""
         if spec.frequency == "once_while_unacted":
@@ -829,7 +859,8 @@ class Game:
         assert b is not None
         u = self._unit(m.unit)
         u.zone, u.geo = "field", b.geo
-        b.participants.append(u.id)
+        if u.id not in b.participants:  # summoned again after an effect sent it back to the hand
+            b.participants.append(u.id)
         self._note(f"{u.name} is quick-summoned into the battle", "FLOW-QS")
         if self.variants.quick_summoned_battle_autos == "on_summon":
             self._battle_start([u])

@@ -515,6 +515,7 @@ class Failure:
 
     where: str
     message: str
+    stopped: bool = False  # the moves after this one were not played
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -631,7 +632,8 @@ def play(
         except BadInput as err:
             raise BadInput(err.message, at) from None
         except RuleViolation as err:
-            result.failures.append(Failure(at, f"move {entry!r} is illegal here: {err.message} ({err.clause})"))
+            message = f"move {entry!r} is illegal here: {err.message} ({err.clause})"
+            result.failures.append(Failure(at, message, stopped=True))
             return result
         result.steps.append((entry, logged))
     if upto is None and expectations:
@@ -650,7 +652,7 @@ def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, resul
         raise BadInput(f"{want!r} is not a clause ID of the catalogue (see `fsm rules`)", f.at("clause"))
     verdict = game.why_not(text)
     if verdict.legal:
-        result.failures.append(Failure(at, f"expected {text!r} to be refused, but it is legal here"))
+        result.failures.append(Failure(at, f"expected {text!r} to be refused, but it is legal here", stopped=True))
         return False
     if not verdict.clause:  # not a rules question: a typo in the move
         raise BadInput(verdict.message, at)

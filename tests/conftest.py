@@ -55,17 +55,29 @@ def texts(game: Game) -> list[str]:
     return [str(m) for m in game.legal_moves()]
 
 
-def refused(game: Game, move: str, clause: str | None = None) -> RuleViolation | BadInput:
-    """Assert the move is refused (with ``clause`` if given) and that the refusal changed nothing."""
+def _unchanged(game: Game, move: str) -> RuleViolation | BadInput:
+    """Apply a move that must be refused; assert the refusal changed neither the table nor the log."""
     key, length = game.table.key(), len(game.log)
     with pytest.raises((RuleViolation, BadInput)) as info:
         game.apply(move)
     assert game.table.key() == key, f"refused {move!r} changed the table"
     assert len(game.log) == length, f"refused {move!r} wrote to the log"
-    err = info.value
-    if clause is not None:
-        assert isinstance(err, RuleViolation), f"{move!r}: expected a rule refusal, got bad input: {err}"
-        assert err.clause == clause, f"{move!r} refused under {err.clause}, expected {clause}: {err.message}"
+    return info.value
+
+
+def refused(game: Game, move: str, clause: str) -> RuleViolation:
+    """Assert the rules refuse the move under ``clause`` (not some other clause, not as bad input)
+    and that the refusal changed nothing."""
+    err = _unchanged(game, move)
+    assert isinstance(err, RuleViolation), f"{move!r}: expected a rule refusal under {clause}, got bad input: {err}"
+    assert err.clause == clause, f"{move!r} refused under {err.clause}, expected {clause}: {err.message}"
+    return err
+
+
+def malformed(game: Game, move: str) -> BadInput:
+    """Assert the move is malformed input (BadInput, no clause) and that it changed nothing."""
+    err = _unchanged(game, move)
+    assert isinstance(err, BadInput), f"{move!r}: expected bad input, got a rule refusal: {err}"
     return err
 
 

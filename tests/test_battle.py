@@ -131,6 +131,27 @@ def test_flow_qs_summon_outside_the_quick_summon_timing_is_refused() -> None:
     refused(g, "A: summon 風の子", "FLOW-QS")
 
 
+def test_flow_qs_a_unit_summoned_again_is_one_participant() -> None:
+    """FLOW-QS (with AUTO-2, variant quick_summoned_battle_autos): a quick-summoned unit whose [戦闘]
+    auto sends it back to the hand is in the hand again and may be summoned again; it still takes
+    part in the battle once, not once per summon."""
+    bouncer = {
+        "owner": "A",
+        "zone": "hand",
+        "quick_summon": True,
+        "level": 1,
+        "abilities": [{"name": "帰還", "kind": "auto", "timing": "戦闘", "effect": "bounce"}],
+    }
+    g = make({**QS_UNITS, "跳ね子": bouncer}, QS_CARDS, at="quick_summon")
+    for _ in range(3):
+        play(g, "A: summon 跳ね子")
+        assert g.table.units["跳ね子"].zone == "hand"  # 帰還 took it back at once
+    play(g, "A: summon 跳ね子")
+    participants = g.table.battle.participants  # type: ignore[union-attr]
+    assert participants.count("跳ね子") == 1, participants
+    assert len(participants) == len(set(participants))
+
+
 def test_qs_1_a_quick_summon_card_must_be_revealed_first() -> None:
     """QS-1: a "declare at quick-summon timing" card left in the hand cannot be used in the battle."""
     g = qs_game()

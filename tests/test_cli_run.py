@@ -208,6 +208,24 @@ def test_tim_ctr_2_moves_why_explains_a_refusal_with_its_clause(
     assert "  pending #1 岩砕き (action) declared by A" in out
 
 
+def test_tim_ctr_2_moves_says_stopped_early_only_when_it_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TIM-CTR-2: a refused check citing another clause is reported, but every move is still played
+    (the listing is where the file ends); only a refused move of the file stops early."""
+    text = FIZZLE.read_text(encoding="utf-8")
+    differs = tmp_path / "differs.yaml"
+    differs.write_text(text.replace('"A: pass", clause: TIM-CTR-2}', '"A: pass", clause: TIM-CTR-1}'), encoding="utf-8")
+    code, out, err = fsm(capsys, "moves", differs)
+    assert code == 1
+    assert "stopped early" not in err and "a refused check differs" in err and "TIM-CTR-1" in err
+    assert "  to move: B" in out and "  B: attack 岩の巨人 with 水の精" in out  # after the last move
+    stops = tmp_path / "stops.yaml"
+    stops.write_text(text.replace('{refused: "A: pass", clause: TIM-CTR-2}', '"A: pass"'), encoding="utf-8")
+    code, out, err = fsm(capsys, "moves", stops)
+    assert code == 1 and "stopped early" in err and "  pending #1 岩砕き (action) declared by A" in out
+
+
 def test_moves_why_with_an_unreadable_move_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = fsm(capsys, "moves", FIZZLE, "--why", "B: dance")
     assert code == 2 and "unknown move 'dance'" in err

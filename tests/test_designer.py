@@ -88,14 +88,20 @@ def test_eq1_builtin_equip_has_no_counter_window_and_takes_effect_at_once() -> N
 
 
 def test_eq1_designer_equip_window_waits_on_the_chain_then_attaches() -> None:
-    """EQ-1 with designs/equip_counter.toml: the equip waits for both passes, then attaches."""
-    game = build_game(_equip_table([str(EQUIP)]), path=str(DESIGNS / "x.yaml"))
+    """EQ-1 with designs/equip_counter.toml: the equip waits for both passes, then attaches.  While
+    it waits, another equip of A's is refused under TIM-CTR-2 (B has priority), while a summon by B is
+    refused by its own rule (FLOW-QS: not B's step)."""
+    data = _equip_table([str(EQUIP)])
+    data["cards"]["鉄の盾"] = {"owner": "A", "type": "equip", "condition": "土"}  # type: ignore[index]
+    data["units"]["岩の巨人"]["skills"] = "土 土"  # type: ignore[index]  # one 土 for each equip
+    game = build_game(data, path=str(DESIGNS / "x.yaml"))
     game.apply("A: pass")
     game.apply("A: equip 鉄の剣 on 岩の巨人")
     t = game.table
     assert t.cards["鉄の剣"].zone == "chain" and t.priority == "B"
-    refused = game.why_not("B: summon 水の精")
-    assert not refused.legal and refused.clause == "TIM-CTR-2"
+    waits = game.why_not("A: equip 鉄の盾 on 岩の巨人")
+    assert not waits.legal and waits.clause == "TIM-CTR-2"
+    assert game.why_not("B: summon 水の精").clause == "FLOW-QS"
     game.apply("B: pass")
     game.apply("A: pass")
     t = game.table

@@ -8,10 +8,14 @@
 
 from __future__ import annotations
 
-import pytest
-from conftest import make, play, refused
+from pathlib import Path
 
+import pytest
+from conftest import make, malformed, play, refused
+
+from fsm.cli import main
 from fsm.errors import BadInput, RuleViolation
+from fsm.moves import Move
 from fsm.scenario import build_game
 from fsm.skills import Condition, pool, symbol
 from fsm.variants import Variants
@@ -65,11 +69,51 @@ def test_flow_zones_unknown_unit_card_or_ability_in_a_move_is_bad_input() -> Non
         ("A: activate 岩割り of 岩の巨人 on 水の精", ["'岩割り'", "岩砕き"]),
         ("A: use 無いカード by 岩の巨人", ["'無いカード'", "足止め"]),
     ]:
-        err = refused(g, move)
-        assert isinstance(err, BadInput), f"{move!r}: {err!r}"
+        err = malformed(g, move)
         assert all(n in err.message for n in names), err.message
         verdict = g.why_not(move)
         assert not verdict.legal and verdict.clause == "" and verdict.message == err.message
+
+
+@pytest.mark.parametrize("text", ["C: pass", "a: pass", "C: attack 水の精 with 岩の巨人"])
+def test_flow_zones_a_move_by_an_unknown_player_is_bad_input(text: str) -> None:
+    """FLOW-ZONES: a player the table does not have (names are case-sensitive) is a typo, not a rules
+    question: BadInput naming the players, and why_not answers without a clause."""
+    g = make(UNITS, CARDS)
+    err = malformed(g, text)
+    assert "players are A and B" in err.message
+    verdict = g.why_not(text)
+    assert not verdict.legal and verdict.clause == "" and verdict.message == err.message
+
+
+@pytest.mark.parametrize("move", [Move("dance", "A"), Move("PASS", "A"), Move("", "A")])
+def test_flow_zones_a_hand_built_move_with_an_unknown_verb_is_bad_input(move: Move) -> None:
+    """FLOW-ZONES: Game.apply and why_not given a Move whose verb is none of the moves raise no
+    AttributeError: BadInput naming the verbs, and nothing changes."""
+    g = make(UNITS, CARDS)
+    key, length = g.table.key(), len(g.log)
+    with pytest.raises(BadInput, match="moves are: pass, use, activate"):
+        g.apply(move)
+    assert g.table.key() == key and len(g.log) == length
+    verdict = g.why_not(move)
+    assert not verdict.legal and verdict.clause == "" and "moves are: pass" in verdict.message
+
+
+@pytest.mark.parametrize("entry", ['"C: pass"', '{refused: "a: pass", clause: FLOW-NORMAL}'])
+def test_flow_zones_a_scenario_move_by_an_unknown_player_is_malformed(
+    entry: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """FLOW-ZONES: in a scenario file a move (or a refused check) by an unknown player is a malformed
+    file (exit 2, file:line, the players named), not a rules refusal (exit 1)."""
+    path = tmp_path / "player.yaml"
+    path.write_text(
+        "seed: 1\nplayers: [A, B]\ngeos: {荒野: {holder: B}}\nunits: {u: {owner: A, geo: 荒野}}\n"
+        f"moves:\n  - {entry}\n",
+        encoding="utf-8",
+    )
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:6" in err and "players are A and B" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize(
@@ -79,8 +123,8 @@ def test_flow_zones_unknown_unit_card_or_ability_in_a_move_is_bad_input() -> Non
 def test_malformed_move_text_is_bad_input(text: str) -> None:
     """A move that cannot be read says what was expected; nothing changes."""
     g = make(UNITS, CARDS)
-    err = refused(g, text)
-    assert isinstance(err, BadInput) and err.message
+    err = malformed(g, text)
+    assert err.message
     assert repr(text) in err.message or "'" in err.message
 
 
@@ -122,17 +166,22 @@ def test_begin_at_an_unknown_point_is_bad_input() -> None:
 
 
 def test_refused_moves_change_nothing_in_every_kind_of_state() -> None:
-    """TIM-CTR-2, ACT-2, SC-1, FLOW-ATK: refusals at several points leave Table.key() and the log alone."""
-    g = make({**UNITS, "岩の子": {"owner": "A", "skills": "火"}}, CARDS)
+    """TIM-CTR-2, ACT-2, SC-4, FLOW-ATK, FLOW-NORMAL: refusals at several points leave Table.key() and
+    the log alone; so does a move by a player the table does not have (bad input)."""
+    # 岩砕き may also be used as a counter, so the one refusal it meets in the window is ACT-2 (once
+    # while 行動未完了) and not the timing: a [通常]-only action could not answer there at all (TIM-CTR-1)
+    rock = {**UNITS["岩の巨人"], "abilities": [{"name": "岩砕き", "kind": "action", "timing": "通常/反撃"}]}
+    g = make({**UNITS, "岩の巨人": rock}, CARDS)
     refused(g, "B: pass", "FLOW-NORMAL")  # not B's normal timing
     play(g, "A: activate 岩砕き of 岩の巨人 on 水の精")
     refused(g, "A: pass", "TIM-CTR-2")  # B has priority
     refused(g, "A: activate 岩砕き of 岩の巨人 on 水の精", "TIM-CTR-2")
     refused(g, "B: attack 岩の巨人 with 水の精", "FLOW-ATK")  # no attack inside a counter window
-    refused(g, "B: use 足止め by 水の精")  # needs a target
+    refused(g, "B: use 足止め by 水の精", "SC-4")  # needs a target
     play(g, "B: pass")
-    refused(g, "A: activate 岩砕き of 岩の巨人 on 水の精")  # its one declaration is used (ACT-2)
-    refused(g, "C: pass", "FLOW-ZONES")
+    assert g.table.priority == "A" and not g.table.units["岩の巨人"].acted
+    refused(g, "A: activate 岩砕き of 岩の巨人 on 水の精", "ACT-2")  # its one declaration is used
+    malformed(g, "C: pass")
 
 
 def test_refused_move_is_refused_identically_by_why_not_and_apply() -> None:

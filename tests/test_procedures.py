@@ -298,11 +298,13 @@ def test_mar_1_only_in_the_owners_main_phase() -> None:
 
 
 def test_mar_1_not_in_the_opponents_main_phase() -> None:
-    """MAR-1: in B's main phase, A's march is refused."""
+    """MAR-1: in B's main phase, A's march is refused under MAR-1 itself (only in its owner's main
+    phase), not as a mere "not your turn"."""
     g = game("main_phase")
     play(g, "A: pass")
     assert g.actor() == "B"
-    refused(g, "A: activate 行軍歌 of 岩の巨人 on 水の精")
+    err = refused(g, "A: activate 行軍歌 of 岩の巨人 on 水の精", "MAR-1")
+    assert "owner's main phase" in err.message
 
 
 def test_mar_2_any_field_target() -> None:

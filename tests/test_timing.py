@@ -309,7 +309,7 @@ def test_tim_mf_refused_in_a_battle_and_in_the_opponents_main_phase() -> None:
     play(g, f"B: use {cid} by 水の精")
     assert g.table.priority == "A"  # a skill card in the main phase still opens a window (SC-5)
     refused(SETUPS["own normal timing"](), f"B: use {cid} by 水の精", "TIM-MF")
-    refused(SETUPS["opponent's main phase"](), f"B: use {cid} by 水の精")
+    refused(SETUPS["opponent's main phase"](), f"B: use {cid} by 水の精", "TIM-MF")
 
 
 def test_tim_normal_refused_outside_the_own_normal_timing() -> None:
@@ -317,7 +317,7 @@ def test_tim_normal_refused_outside_the_own_normal_timing() -> None:
     cid = next(c for c, label in LABEL.items() if label == "[通常]")
     refused(SETUPS["own main phase"](), f"B: use {cid} by 水の精", "TIM-NORMAL")
     refused(SETUPS["answering an ability"](), f"B: use {cid} by 水の精", "TIM-CTR-1")
-    refused(SETUPS["opponent's normal timing"](), f"B: use {cid} by 水の精")
+    refused(SETUPS["opponent's normal timing"](), f"B: use {cid} by 水の精", "TIM-NORMAL")
 
 
 def test_tim_mf_card_targets_a_unit_outside_any_battle() -> None:
