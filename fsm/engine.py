@@ -1014,7 +1014,7 @@ class Game:
     def _after_chain(self) -> None:
         t = self.table
         t.priority = None
-        t.main_reply = False  # something resolved in the main phase: its player decides again (TIM-MF)
+        t.main_reply = False  # once a chain has resolved, the main phase's own player decides again (TIM-MF)
         b = t.battle
         if self.flow.at("speed") and b is not None and b.rerolled:
             b.rerolled = False  # the re-rolled dice are a new result, answerable as the first was
