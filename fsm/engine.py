@@ -13,8 +13,8 @@ every machine is written to :attr:`Game.log` with the clause it follows.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 
 from .battle import GameFlow
 from .chain import CounterChain
@@ -25,7 +25,8 @@ from .moves import VERBS, Move, parse
 from .procedures import Procedure, procedure_class
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, can_pay, coverable, fmt, payment
-from .timing import Point, refusal_clause, use_as
+from .timing import Point, TimingSpec, refusal_clause, use_as
+from .variants import BY_NAME as VARIANT_SPECS
 from .variants import Variants
 
 Problem = tuple[str, str]  # (clause, message)
@@ -81,7 +82,7 @@ class Game:
             return t.priority
         b = t.battle
         if b is None or self.flow.at("main_phase"):
-            return t.active
+            return t.opponent(t.active) if t.main_reply else t.active
         if self.flow.at("quick_summon"):
             return (
                 b.advancing
@@ -142,6 +143,8 @@ class Game:
             top = t.chain[-1]
             return Point("answering", answering=self.spec_of(top).category, during=top.during)
         own = player is None or player == self.actor()
+        if self.flow.at("main_phase") and t.main_reply and own:
+            return Point("opponent's main phase", action="opponent_main")
         if self.flow.at("main_phase"):
             return Point("own main phase", action="own_main") if own else Point("opponent's main phase")
         if self.flow.at("normal_timing"):
@@ -659,10 +662,11 @@ class Game:
             return (spec.clause("usable"), f"{u.name} is not on the field")
         # the timing: an action here, or a counter to the pending item (TIM-*)
         point = self.point(m.player)
-        use = use_as(timings, point, self.rules.timings)
+        in_force = self._timings_at(point)
+        use = use_as(timings, point, in_force)
         labels = "/".join(self.rules.timings[k].ja for k in timings)
         if use is None:
-            clause = refusal_clause(timings, point, self.rules.timings)
+            clause = refusal_clause(timings, point, in_force)
             if point.answering:
                 top = t.chain[-1]
                 return (
@@ -711,46 +715,73 @@ class Game:
         if target_kind in ("unit", "player", "geo", "equip"):
             if m.target is None:
                 return (spec.clause("targets"), f"{spec.label} needs a target ({target_kind})")
-            why = self._target_problem(m.target, spec, target_kind)
-            if why:
-                return (spec.clause("targets"), why)
+            problem = self._target_problem(m.target, spec, target_kind)
+            if problem:
+                return problem
         elif m.target is not None:
             return (spec.clause("targets"), f"{self._label(ab)} takes no target")
         return None
 
+    def _timings_at(self, point: Point) -> Mapping[str, TimingSpec]:
+        """The timings in force at this point.  Where the other player may reply before a main
+        phase ends (variant mf_cards_in=any_main_phase), [ＭＦ] is usable too: TIM-MF says only
+        "during the main phase", not whose."""
+        timings = self.rules.timings
+        if point.action != "opponent_main" or "main" not in timings:
+            return timings
+        main = timings["main"]
+        return {**timings, "main": replace(main, at=(*main.at, "opponent_main"))}
+
     def _label(self, ab: Ability | None) -> str:
         return ab.name if ab else "this card"
 
-    def _target_problem(self, target: str, spec: KindSpec, kind: str) -> str | None:
+    def _battle_limit(self, spec: KindSpec) -> str | None:
+        """The clause that keeps this spec's targets inside the battle, or None where none does.
+
+        Outside a battle (a [ＭＦ] card in the main phase, TIM-MF) there is no battle to stay
+        inside.  The page limits targets only for abilities (ACT-3, COST-2, SD-3) and [戦闘]
+        autos (AUTO-2); for a skill card the variant skill_card_targets decides.
+        """
+        if self.table.battle is None:
+            return None
+        if spec.category == "skill":
+            limited = self.variants.skill_card_targets == "battle_only"
+            return VARIANT_SPECS["skill_card_targets"].clause if limited else None
+        return spec.clause("targets") if spec.targets == "battle" else None
+
+    def _target_problem(self, target: str, spec: KindSpec, kind: str) -> Problem | None:
         t = self.table
         b = t.battle
-        # outside a battle (a [ＭＦ] card in the main phase, TIM-MF) there is no battle to stay inside
-        battle_only = spec.targets == "battle" and b is not None
+        clause = spec.clause("targets")
+        limit = self._battle_limit(spec)
+        outside = f"; {spec.label} may target only battle participants" + (
+            " (variant skill_card_targets=battle_only)" if spec.category == "skill" else ""
+        )
         if kind == "unit":
             u = t.units.get(target)
             if u is None:
-                return f"no unit {target!r}"
+                return (clause, f"no unit {target!r}")
             if not u.on_field:
-                return f"{u.name} is not on the field"
-            if battle_only and not self._in_battle(u):
-                return f"{u.name} is not taking part in the battle; {spec.label} may target only battle participants"
+                return (clause, f"{u.name} is not on the field")
+            if limit and not self._in_battle(u):
+                return (limit, f"{u.name} is not taking part in the battle{outside}")
             return None
         if kind == "player":
             if target not in t.players:
-                return f"no player {target!r}"
+                return (clause, f"no player {target!r}")
             return None
         if kind == "geo":
             if target not in t.geos:
-                return f"no geo {target!r}"
-            if battle_only and b is not None and b.geo != target:
-                return f"{target} is not the geo of this battle"
+                return (clause, f"no geo {target!r}")
+            if limit and b is not None and b.geo != target:
+                return (limit, f"{target} is not the geo of this battle{outside}")
             return None
         card = t.cards.get(target)
         if card is None or card.zone != "equipped":
-            return f"{target!r} is not an equipped card"
+            return (clause, f"{target!r} is not an equipped card")
         holder = t.units[card.equipped_to] if card.equipped_to else None
-        if battle_only and (holder is None or not self._in_battle(holder)):
-            return f"{card.name} is not equipped on a unit in this battle"
+        if limit and (holder is None or not self._in_battle(holder)):
+            return (limit, f"{card.name} is not equipped on a unit in this battle{outside}")
         return None
 
     def _partner(self, u: Unit, name: str) -> Unit | None:
@@ -797,16 +828,16 @@ class Game:
                 t.priority = other
             return
         if self.flow.at("main_phase"):
-            if self.variants.skills_used_outside_battle_return == "end_of_main_phase":
-                for u in t.units.values():
-                    if u.skills.consumed:
-                        u.skills.consumed.clear()
-                        self._note(f"{u.name}'s skills used in the main phase come back", "SC-3")
-            t.active = t.opponent(m.player)
-            for u in t.units.values():
-                if u.owner == t.active:
-                    self._unmarch(u)
-            self._flow("end_turn", f"{m.player} ends the main phase; {t.active}'s main phase", "TIM-MF")
+            if self.variants.mf_cards_in == "any_main_phase" and not t.main_reply:
+                t.main_reply = True
+                self._note(
+                    f"{m.player} is done; before the main phase ends, {t.opponent(m.player)} may use an [ＭＦ] "
+                    "card or pass (variant mf_cards_in=any_main_phase)",
+                    "TIM-MF",
+                )
+                return
+            t.main_reply = False
+            self._end_main_phase()
             return
         if self.flow.at("quick_summon"):
             if self.flow.at("defending_reveal"):
@@ -834,16 +865,45 @@ class Game:
             if self.rules.kind(ab.kind, sync=ab.sync is not None).frequency == "once_while_unmarched":
                 u.declared.discard(ab.name)
 
+    def _end_main_phase(self) -> None:
+        """What the end of a main phase ends, then the other player's main phase begins."""
+        t = self.table
+        ending = t.active
+        for u in t.units.values():
+            if u.skills.consumed and self.variants.skills_used_outside_battle_return == "end_of_main_phase":
+                u.skills.consumed.clear()
+                self._note(f"{u.name}'s skills used in the main phase come back", "SC-3")
+            if u.skills.granted and self.variants.skills_granted_outside_battle_lapse == "end_of_main_phase":
+                # a battle's grants lapsed at its cleanup: what is left was granted in this main phase
+                u.skills.granted.clear()
+                self._note(
+                    f"skills granted to {u.name} in the main phase lapse (variant skills_granted_outside_battle_lapse)",
+                    "TIM-BTL",
+                )
+        t.active = t.opponent(ending)
+        self._flow("end_turn", f"{ending} ends the main phase; {t.active}'s main phase", "TIM-MF")
+        for u in t.units.values():
+            if u.owner != t.active:
+                continue
+            self._unmarch(u)
+            if u.acted and self.variants.reset_acted_in_owner_main_phase:
+                u.acted = False
+                self._note(f"{u.name} is 行動未完了 again: its owner's main phase begins", "FLOW-CLEANUP")
+
     def _do_advance(self, m: Move) -> None:
         t = self.table
         u = self._unit(m.unit)
         geo = t.geos[m.target or ""]
-        u.geo = geo.name
+        origin, u.geo = u.geo, geo.name
         if self.variants.advance_marches:
             u.marched = True
         if geo.holder is not None and geo.holder != m.player:
-            defenders = [x.id for x in t.units.values() if x.owner == geo.holder and x.geo == geo.name and x.on_field]
-            t.battle = Battle(geo.name, advancing=m.player, defending=geo.holder, participants=[u.id, *defenders])
+            # every unit at the geo takes part, as in a battle a scenario's start: sets up (FLOW-ADV);
+            # after a drawn battle that includes units of the advancing side (drawn_battle_advancers=stay)
+            present = [x.id for x in t.units.values() if x.id != u.id and x.geo == geo.name and x.on_field]
+            t.battle = Battle(
+                geo.name, advancing=m.player, defending=geo.holder, participants=[u.id, *present], origin=origin
+            )
             self._flow(
                 "advance",
                 f"{u.name} advances into {geo.name}, held by {geo.holder}: battle",
@@ -968,7 +1028,7 @@ class Game:
         if isinstance(source, Ability):
             keys = source.timings or self._default_timings(spec)
         lines: list[tuple[str, str]] = []
-        use = use_as(keys, point, self.rules.timings) if keys else None
+        use = use_as(keys, point, self._timings_at(point)) if keys else None
         if use is not None:
             label = next(self.rules.timings[k].label for k in keys if self.rules.timings[k].clause == use[1])
             lines.append((f"used as {'a counter' if use[0] == 'counter' else 'an action'} under {label}", use[1]))
@@ -1044,7 +1104,12 @@ class Game:
     def _after_chain(self) -> None:
         t = self.table
         t.priority = None
-        if self.flow.at("speed"):
+        t.main_reply = False  # once a chain has resolved, the main phase's own player decides again (TIM-MF)
+        b = t.battle
+        if self.flow.at("speed") and b is not None and b.rerolled:
+            b.rerolled = False  # the re-rolled dice are a new result, answerable as the first was
+            self._offer_speed_result()
+        elif self.flow.at("speed"):
             self._decide_speed()
         elif self.flow.at("normal_timing"):
             self._end_normal_timing(passed=False)
@@ -1182,13 +1247,14 @@ class Game:
         b = t.battle
         if eff.op == "speed" and b is not None:
             player = target_id if target_id in t.players else (u.owner if u else item.declarer)
-            b.speed_mod[player] = b.speed_mod.get(player, 0) + int(eff.arg or 0)
+            # an answer to the dice counts for this speed determination; anything else for the battle
+            mods = b.roll_mod if item.during == "speed" else b.speed_mod
+            mods[player] = mods.get(player, 0) + int(eff.arg or 0)
             self._note(f"{player}'s speed changes by {eff.arg}", clause)
             return
         if eff.op == "reroll" and b is not None:
-            for p in t.players:
-                b.dice[p] = t.roll_die()
-            self._note(f"the speed dice are rolled again: {b.dice}", clause)
+            self._reroll_speed(clause)
+            b.rerolled = self.flow.at("speed") and self.variants.reroll_answerable
             return
         if u is None:
             self._note(f"{eff.op}: no unit to affect", clause)
@@ -1250,6 +1316,9 @@ class Game:
                     self._without_window(item, "AUTO-3", "no counter window: a [戦闘] auto cannot be countered")
 
     def _roll_speed(self) -> None:
+        """Roll the speed dice, each side adding its front unit's speed (FLOW-SPD), and put the
+        result on the chain. Only the front-unit part is set here: [戦闘] modifiers (TIM-BTL) and
+        answers to earlier dice (TIM-SPD) are kept apart on the battle and still count."""
         t = self.table
         b = t.battle
         assert b is not None
@@ -1257,9 +1326,29 @@ class Game:
             front = b.front.get(p) or next((u.id for u in self._participants() if u.owner == p), None)
             unit = t.units[front] if front else None
             bonus = unit.speed + sum(int(e.arg) for e in self._continuous_effects(unit, "speed")) if unit else 0
-            b.speed_mod[p] = bonus
+            b.front_speed[p] = bonus
             b.dice[p] = t.roll_die()
         self._note(f"speed dice: {self._speed_text()}", "FLOW-SPD")
+        self._offer_speed_result()
+
+    def _reroll_speed(self, clause: str) -> None:
+        """The speed dice are rolled again, by a tie (FLOW-SPD) or an effect: both alike (variants
+        reroll_keeps_speed_modifiers, reroll_answerable)."""
+        t = self.table
+        b = t.battle
+        assert b is not None
+        if b.roll_mod and not self.variants.reroll_keeps_speed_modifiers:
+            b.roll_mod.clear()
+            self._note("the re-roll drops the speed changes made in answer to the dice", "FLOW-SPD")
+        for p in t.players:
+            b.dice[p] = t.roll_die()
+        self._note(f"the speed dice are rolled again: {self._speed_text()}", clause)
+
+    def _offer_speed_result(self) -> None:
+        """The dice result stands on the chain, and [反撃：スピード限定] may answer it (TIM-SPD)."""
+        t = self.table
+        b = t.battle
+        assert b is not None
         a, d = b.advancing, b.defending
         totals = b.totals()
         if self.variants.speed_window_first == "defending" or totals[a] == totals[d]:
@@ -1277,7 +1366,7 @@ class Game:
     def _speed_text(self) -> str:
         b = self.table.battle
         assert b is not None
-        return ", ".join(f"{p} {b.dice[p]}{b.speed_mod.get(p, 0):+d} = {b.totals()[p]}" for p in self.table.players)
+        return ", ".join(f"{p} {b.dice[p]}{b.modifier(p):+d} = {b.totals()[p]}" for p in self.table.players)
 
     def _decide_speed(self) -> None:
         t = self.table
@@ -1289,7 +1378,11 @@ class Game:
             rule = self.variants.speed_tie
             if rule == "reroll":
                 self._note(f"tie ({self._speed_text()}): roll again", "FLOW-SPD")
-                self._roll_speed()
+                self._reroll_speed("FLOW-SPD")
+                if self.variants.reroll_answerable:
+                    self._offer_speed_result()
+                else:
+                    self._decide_speed()
                 return
             first = a if rule == "advancing_first" else d
         else:
@@ -1347,5 +1440,10 @@ class Game:
         if left == {b.advancing}:
             geo.holder = b.advancing
             self._note(f"{b.advancing} takes {geo.name}", "FLOW-END")
+        elif b.advancing in left and b.origin and self.variants.drawn_battle_advancers == "return":
+            for u in self._participants():
+                if u.owner == b.advancing:
+                    u.geo = b.origin
+                    self._note(f"{u.name} did not take {geo.name} and goes back to {b.origin}", "FLOW-END")
         t.battle = None
         self._flow("cleanup", "back to the main phase", "FLOW-CLEANUP")

@@ -170,7 +170,12 @@ class Battle:
     participants: list[str] = field(default_factory=list)
     front: dict[str, str] = field(default_factory=dict)  # player → front unit (隊列)
     dice: dict[str, int] = field(default_factory=dict)  # player → speed die (FLOW-SPD)
-    speed_mod: dict[str, int] = field(default_factory=dict)  # player → speed modifier
+    # Three kinds of speed modifier, kept apart so that a roll replaces only its own part:
+    front_speed: dict[str, int] = field(default_factory=dict)  # the front unit's speed, set at each roll
+    speed_mod: dict[str, int] = field(default_factory=dict)  # battle-long: [戦闘] effects (TIM-BTL)
+    roll_mod: dict[str, int] = field(default_factory=dict)  # resolved while answering the dice (TIM-SPD)
+    rerolled: bool = False  # an effect rolled the dice again: the new result is offered once the chain ends
+    origin: str | None = None  # the geo the advancing unit came from (FLOW-ADV)
     first: str | None = None  # 先攻
     turn: str | None = None  # whose normal timing it is
     passes: int = 0  # normal timings passed in a row
@@ -178,11 +183,16 @@ class Battle:
     def copy(self) -> Battle:
         new = _shallow(self)
         new.participants = list(self.participants)
-        new.front, new.dice, new.speed_mod = dict(self.front), dict(self.dice), dict(self.speed_mod)
+        new.front, new.dice = dict(self.front), dict(self.dice)
+        new.front_speed, new.speed_mod, new.roll_mod = dict(self.front_speed), dict(self.speed_mod), dict(self.roll_mod)
         return new
 
+    def modifier(self, player: str) -> int:
+        """Everything added to the player's die: front unit, [戦闘] effects, answers to the dice."""
+        return sum(part.get(player, 0) for part in (self.front_speed, self.speed_mod, self.roll_mod))
+
     def totals(self) -> dict[str, int]:
-        return {p: d + self.speed_mod.get(p, 0) for p, d in self.dice.items()}
+        return {p: d + self.modifier(p) for p, d in self.dice.items()}
 
 
 @dataclass
@@ -209,6 +219,7 @@ class Table:
     chain: list[ChainItem] = field(default_factory=list)
     chain_state: Any = None  # the counter-chain machine's state
     priority: str | None = None  # who may counter now (TIM-CTR-2)
+    main_reply: bool = False  # variant mf_cards_in=any_main_phase: the other player decides before the phase ends
     flow_state: Any = None  # the battle-flow machine's state
     seed: int = 0
     rolls: int = 0  # dice rolled so far: the next roll is a pure function of (seed, rolls)
@@ -264,11 +275,11 @@ class Table:
         b = self.battle
         battle = (
             (b.geo, tuple(b.participants), tuple(sorted(b.totals().items())), b.first, b.turn, b.passes,
-             tuple(sorted(b.front.items())))
+             tuple(sorted(b.front.items())), tuple(sorted(b.roll_mod.items())), b.rerolled, b.origin)
             if b else None
         )  # fmt: skip
         geos = tuple(g.holder for g in self.geos.values())  # advancing takes a geo (FLOW-ADV, FLOW-END)
         return (
             units, cards, chain, battle, geos, self.active, str(self.chain_state), self.priority,
-            str(self.flow_state), self.rolls,
+            str(self.flow_state), self.rolls, self.main_reply,
         )  # fmt: skip

@@ -130,6 +130,64 @@ SPECS: tuple[VariantSpec, ...] = (
         "An equip whose held skill is gone (stripped, or a [戦闘] grant that lapsed) stays equipped, holding "
         "only what of its condition the unit still has; or it is discarded at once.",
     ),
+    VariantSpec(
+        "reroll_keeps_speed_modifiers",
+        "FLOW-SPD",
+        True,
+        (True, False),
+        "Speed modifiers resolved while answering the dice (a [反撃：スピード限定] speed +3) still count "
+        "after the dice are rolled again, by a tie or by a reroll effect alike; false: a re-roll drops them "
+        "(the front unit's speed and [戦闘] modifiers always count).",
+    ),
+    VariantSpec(
+        "reroll_answerable",
+        "TIM-SPD",
+        True,
+        (True, False),
+        "Dice rolled again (a tie, or a reroll effect) are a new result on the chain that "
+        "[反撃：スピード限定] may answer before it decides 先攻; false: a re-roll decides at once.",
+    ),
+    VariantSpec(
+        "skill_card_targets",
+        "ACT-3",
+        "anywhere_on_field",
+        ("anywhere_on_field", "battle_only"),
+        "What a skill card used in a battle may target: anything on the field (the page limits targets "
+        "only for abilities and [戦闘] autos), or only battle participants, as ACT-3 says for abilities.",
+    ),
+    VariantSpec(
+        "mf_cards_in",
+        "TIM-MF",
+        "own_main_phase",
+        ("own_main_phase", "any_main_phase"),
+        "Whose main phase an [ＭＦ] card may be used in: only its player's own (a main phase is one "
+        "player's: the other makes no moves in it), or also the opponent's: then a main phase ends only "
+        "after its player passes and the other player passes too, who may use an [ＭＦ] card instead.",
+    ),
+    VariantSpec(
+        "skills_granted_outside_battle_lapse",
+        "TIM-BTL",
+        "end_of_main_phase",
+        ("end_of_main_phase", "after_next_battle"),
+        "A skill granted outside a battle (an [ＭＦ] card, a 【進軍】) lapses when that main phase ends "
+        "(or when a battle started from it ends, whichever comes first), or only when the next battle ends.",
+    ),
+    VariantSpec(
+        "reset_acted_in_owner_main_phase",
+        "FLOW-CLEANUP",
+        True,
+        (True, False),
+        "A unit is 行動未完了 again when its owner's main phase begins, as it becomes 進軍未完了 then "
+        "(MAR-1); the one thing that resets it when reset_acted_at_battle_end is false.",
+    ),
+    VariantSpec(
+        "drawn_battle_advancers",
+        "FLOW-END",
+        "stay",
+        ("stay", "return"),
+        "After a battle the advancing side did not win, its units stay at the geo (and take part in the "
+        "next battle there, as every unit at a battle's geo does), or go back to the geo the advance came from.",
+    ),
 )
 BY_NAME: dict[str, VariantSpec] = {s.name: s for s in SPECS}
 

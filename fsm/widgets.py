@@ -572,7 +572,7 @@ class StepThrough:
             return f"<div>ジオ geos: {geos} · {self._who(t.active)}'s turn</div>"
         totals = b.totals()
         speed = ", ".join(
-            f"{self._who(p)} {b.dice[p]}{b.speed_mod.get(p, 0):+d} = {totals[p]}" for p in t.players if p in b.dice
+            f"{self._who(p)} {b.dice[p]}{b.modifier(p):+d} = {totals[p]}" for p in t.players if p in b.dice
         )
         bits = [
             f"戦闘 battle at {_esc(b.geo)}: {self._who(b.advancing)} advancing (進軍側), "
