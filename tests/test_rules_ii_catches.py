@@ -41,12 +41,13 @@ def test_cost_3_a_pending_skill_cards_held_skill_cannot_pay_a_cost() -> None:
     }
     g = make(units, {"土の槍": EARTH_SPEAR})
     play(g, "A: use 土の槍 by 岩の巨人 on 水の精", "B: pass")
-    refused(g, "A: activate 土の盾 of 岩の巨人", "COST-3")
+    err = refused(g, "A: activate 土の盾 of 岩の巨人", "COST-3")
+    assert "土の槍" in err.message
 
 
-def test_cost_3_an_equips_held_skill_cannot_pay_a_cost() -> None:
-    """COST-3 with EQ-1: the 土 an equip holds while equipped cannot pay a 代償; a unit with a
-    second 土 pays with that one."""
+def test_eq_1_an_equips_held_skill_cannot_pay_a_cost() -> None:
+    """EQ-1 with COST-3: the 土 an equip holds while equipped cannot pay a 代償, and the refusal
+    cites EQ-1, the rule that holds it (as for a skill card); a unit with a second 土 pays with that."""
     strike = {"name": "地響き", "kind": "cost", "cost": "土", "target": "none", "effect": "grant 火"}
     units = {
         "岩の巨人": {"owner": "A", "skills": "土", "abilities": [strike]},
@@ -58,7 +59,8 @@ def test_cost_3_an_equips_held_skill_cannot_pay_a_cost() -> None:
         "石の盾": {"owner": "A", "type": "equip", "condition": "土", "zone": "equipped", "equipped_to": "土の兵"},
     }
     g = make(units, cards, battle={"turn": "A"})
-    refused(g, "A: activate 地響き of 岩の巨人", "COST-3")
+    err = refused(g, "A: activate 地響き of 岩の巨人", "EQ-1")
+    assert "鉄の剣" in err.message
     assert g.why_not("A: activate 地響き of 土の兵").legal
 
 
