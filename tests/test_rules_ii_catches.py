@@ -25,6 +25,12 @@ def chain_done(game: Game) -> bool:
     return not game.table.chain
 
 
+def play_out(game: Game, *moves: str) -> None:
+    """Declare and answer with ``moves``, then let both players pass until the chain has resolved."""
+    play(game, *moves)
+    pass_until(game, chain_done)
+
+
 # ---------------------------------------------------------------- COST-3 with SC-4 and EQ-1
 
 
@@ -92,8 +98,7 @@ def test_sync_1_a_partner_destroyed_before_the_recheck_makes_it_fizzle() -> None
     longer counts, so the 【同調】 ability fizzles."""
     cards = {"水撃": {"owner": "B", "condition": "水", "timing": "反撃", "effect": "destroy"}}
     g = make(twins({}), cards, battle={"turn": "A"})
-    play(g, "A: activate 挟撃 of 双子の兄 on 水の精", "B: use 水撃 by 水の番人 on 双子の弟")
-    pass_until(g, chain_done)
+    play_out(g, "A: activate 挟撃 of 双子の兄 on 水の精", "B: use 水撃 by 水の番人 on 双子の弟")
     assert g.table.units["双子の弟"].destroyed
     assert outcome(g, "挟撃") == ("fizzled", "SYNC-1")
     assert g.table.units["水の精"].on_field
@@ -154,8 +159,7 @@ def test_flow_atk_an_attack_whose_target_left_the_battle_fizzles() -> None:
     at the recheck the target no longer takes part in the battle and the attack fizzles."""
     cards = {"撤退": {"owner": "B", "condition": "水", "timing": "反撃", "effect": "bounce"}}
     g = make(TWO_EACH, cards, battle={"turn": "A"})
-    play(g, "A: attack 水の精 with 岩の巨人", "B: use 撤退 by 水の精 on 水の精")
-    pass_until(g, chain_done)
+    play_out(g, "A: attack 水の精 with 岩の巨人", "B: use 撤退 by 水の精 on 水の精")
     assert outcome(g, "撤退") == ("resolved", "SC-7")
     assert outcome(g, "attack") == ("fizzled", "FLOW-ATK")
     assert g.table.units["水の精"].zone == "hand"
@@ -264,8 +268,7 @@ def test_sc_6_eq_1_the_recheck_counts_what_the_units_equips_hold() -> None:
         "砂嵐": {"owner": "B", "condition": "水", "timing": "反撃", "effect": "strip 土"},
     }
     g = make(units, cards, battle={"turn": "A"})
-    play(g, "A: use 土の槍 by 岩の巨人 on 水の精", "B: use 砂嵐 by 水の番人 on 岩の巨人")
-    pass_until(g, chain_done)
+    play_out(g, "A: use 土の槍 by 岩の巨人 on 水の精", "B: use 砂嵐 by 水の番人 on 岩の巨人")
     assert outcome(g, "砂嵐") == ("resolved", "SC-7")
     assert outcome(g, "土の槍") == ("fizzled", "SC-6")
     assert g.table.cards["土の槍"].zone == "graveyard"
@@ -320,8 +323,7 @@ def test_act_2_the_one_declaration_comes_back_in_the_next_battle() -> None:
     for geo in ("荒野", "森"):  # two battles, A advancing each time
         play(g, f"A: advance 岩の巨人 to {geo}")
         pass_until(g, at_own_normal_timing("A"))
-        play(g, declare)
-        pass_until(g, chain_done)
+        play_out(g, declare)
         pass_until(g, lambda x: x.flow.at("main_phase") and not x.table.units["岩の巨人"].marched)
     assert [o.result for o in g.table.outcomes if o.source == "気合"] == ["resolved", "resolved"]
 
