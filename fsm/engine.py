@@ -631,8 +631,9 @@ class Game:
         # the price must be payable (COST-3)
         if ab is not None and spec.price == "pay_cost":
             have = self.available(u)
-            if not can_pay(have, [ab.cost_pool, *self.holdings(u)]):
-                held = f", already held by {self._holders(u)}," if self.holdings(u) else ""
+            holdings = self.holdings(u)
+            if not can_pay(have, [ab.cost_pool, *holdings]):
+                held = f", already held by {self._holders(u)}," if holdings else ""
                 return (
                     self._held_clause(u, ab.cost_pool, spec.clause("price")),
                     f"{u.name} has {fmt(have)}{held} and cannot pay the 代償 {fmt(ab.cost_pool)} of {ab.name}",
