@@ -564,13 +564,18 @@ class Game:
                 f"{u.name} has {fmt(have)}, which cannot pay {card.name}'s condition {cond}" + hint,
             )
         if not can_pay(have, [cond.needs, *self.holdings(u)]):
-            pending = [Counter(dict(i.reserved)) for i in self._pending_uses(u)]
             return (
-                "EQ-1" if can_pay(have, [cond.needs, *pending]) else clause,  # an equip holds the skills
+                self._held_clause(u, cond.needs, clause),
                 f"{u.name} has {fmt(have)}, already held by {self._holders(u)}, "
                 f"so {card.name} ({cond}) could not be paid at resolution",
             )
         return None
+
+    def _held_clause(self, u: Unit, need: Pool, clause: str) -> str:
+        """Why ``need`` cannot be paid from what is free: EQ-1 if only the skills u's equips hold
+        stand in the way (an equip holds them while equipped), else the using kind's own clause."""
+        pending = [Counter(dict(i.reserved)) for i in self._pending_uses(u)]
+        return "EQ-1" if can_pay(self.available(u), [need, *pending]) else clause
 
     @staticmethod
     def _sym_hint(cond: Condition, have: Pool) -> str:
@@ -700,10 +705,12 @@ class Game:
         # the price must be payable (COST-3)
         if ab is not None and spec.price == "pay_cost":
             have = self.available(u)
-            if not can_pay(have, [ab.cost_pool, *self.holdings(u)]):
+            holdings = self.holdings(u)
+            if not can_pay(have, [ab.cost_pool, *holdings]):
+                held = f", already held by {self._holders(u)}," if holdings else ""
                 return (
-                    spec.clause("price"),
-                    f"{u.name} has {fmt(have)} and cannot pay the 代償 {fmt(ab.cost_pool)} of {ab.name}",
+                    self._held_clause(u, ab.cost_pool, spec.clause("price")),
+                    f"{u.name} has {fmt(have)}{held} and cannot pay the 代償 {fmt(ab.cost_pool)} of {ab.name}",
                 )
         # 【同調】 partner (SYNC-1)
         if ab is not None and ab.sync and not self._partner(u, ab.sync):

@@ -81,6 +81,13 @@ def malformed(game: Game, move: str) -> BadInput:
     return err
 
 
+def outcome(game: Game, source: str) -> tuple[str, str]:
+    """(result, clause) of the last chain item declared from this ability or card."""
+    found = [o for o in game.table.outcomes if o.source == source]
+    assert found, f"nothing declared from {source!r} has resolved or fizzled"
+    return found[-1].result, found[-1].clause
+
+
 def log_index(game: Game, needle: str, start: int = 0) -> int:
     """Position of the first log line from ``start`` whose text contains ``needle``."""
     for i, entry in enumerate(game.log[start:], start):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import log_index, make, play, refused, texts
+from conftest import log_index, make, outcome, play, refused, texts
 
 from fsm.engine import Game
 from fsm.kinds import KindSpec
@@ -52,12 +52,6 @@ CARDS = {
 
 def game(at: str = "normal_timing", **variants: object) -> Game:
     return make(UNITS, CARDS, at=at, variants=variants)
-
-
-def outcome(g: Game, source: str) -> tuple[str, str]:
-    """(result, clause) of the last item from this ability or card."""
-    o = [o for o in g.table.outcomes if o.source == source][-1]
-    return o.result, o.clause
 
 
 # ---------------------------------------------------------------- 【行動】 action
