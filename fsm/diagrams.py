@@ -143,6 +143,13 @@ def machine_class(machine: StateChart | type[StateChart]) -> type[StateChart]:
     return machine if isinstance(machine, type) else type(machine)
 
 
+def _labelled_action(action: DiagramAction, lab: Labeller, lang: Lang) -> DiagramAction:
+    """A state's entry or exit action in rule words (an internal transition is labelled elsewhere)."""
+    if action.type == ActionType.INTERNAL or not lab.known(action.body):
+        return action
+    return DiagramAction(action.type, lab.action(action.body).text(lang))
+
+
 def labelled_graph(
     machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = ()
 ) -> tuple[DiagramGraph, list[str]]:
@@ -160,6 +167,7 @@ def labelled_graph(
         base = {f.name: getattr(state, f.name) for f in fields(DiagramState)}
         base["children"] = [convert(c) for c in state.children]
         base["is_active"] = state.id in active_ids
+        base["actions"] = [_labelled_action(a, lab, lang) for a in state.actions]
         return LabelledState(**base, term=state_term(state.name), role=ROLES.get(state.id, ""))
 
     states: list[DiagramState] = [convert(s) for s in graph.states]
@@ -172,7 +180,8 @@ def labelled_graph(
         if t.is_initial:
             transitions.append(LabelledTransition(**base))
             continue
-        events = [lab.event(str(e.id)) for e in ct.events]
+        # an eventless transition (the machine goes on by itself) reads as the step it takes
+        events = [lab.event(str(e.id)) for e in ct.events] or [lab.eventless(ct.target.id)]
         event = Term(" · ".join(e.ja for e in events), " · ".join(e.en for e in events), events[0].clause)
         guards = [lab.guard(g) for g in t.guards]
         actions = [lab.action(str(c.func)) for c in ct.on if not c.is_convention]

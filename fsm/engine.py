@@ -23,6 +23,7 @@ from .kinds import WORDS, KindSpec
 from .model import Ability, Battle, Card, ChainItem, Effect, Outcome, Table, Unit
 from .moves import VERBS, Move, parse
 from .procedures import Procedure, procedure_class
+from .recheck import RECHECKS, failing
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, can_pay, coverable, fmt, payment
 from .timing import Point, TimingSpec, refusal_clause, use_as
@@ -71,6 +72,7 @@ class Game:
         self.log: list[LogEntry] = []
         self._procedures: dict[KindSpec, Procedure] = {}
         self._current_move = ""  # the move being applied, stamped on its log lines
+        self._told: dict[str, tuple[str, str]] = {}  # narration given by the caller of _start
         self.chain = CounterChain(self)
         self.flow = GameFlow(self)
 
@@ -219,13 +221,16 @@ class Game:
             proc = self._procedures[spec] = procedure_class(spec)(self)
         return proc
 
-    def _step(self, item: ChainItem, event: str, clause: str, text: str) -> None:
-        """Send one event to the item's procedure; its line comes before what its actions log."""
+    def _start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> None:
+        """Hand a new item to its procedure, which takes it as far as it goes by itself: into its
+        counter window, or (no window) through its recheck to 発動 / 不発.  ``told`` gives the
+        narration of steps that read differently here (an auto at battle start, the speed dice)."""
         spec = self.spec_of(item)
-        at = len(self.log)
-        self._procedure(spec).step(item, event)
-        entry = LogEntry(text, clause, spec.label, (str(item.state),), self._current_move)
-        self.log.insert(at, entry)
+        self._told = told or {}
+        try:
+            self._procedure(spec).step(item, "activate" if spec.by_itself else "declare")
+        finally:
+            self._told = {}
 
     def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None:
         self.log.append(LogEntry(text, clause, machine, entered, self._current_move))
@@ -983,7 +988,6 @@ class Game:
 
     def _declare(self, m: Move, spec: KindSpec, source: str, during: str | None = None) -> None:
         t = self.table
-        point = self.point()
         top = t.chain[-1] if t.chain and t.priority is not None else None
         if during is None:
             during = top.during if top else ("speed" if self.flow.at("speed") else "any")
@@ -998,32 +1002,7 @@ class Game:
             during=during,
         )
         t.next_seq += 1
-        what = f"{m.player} declares {spec.label} {self._item_name(item)}"
-        if top:
-            what += f", answering #{top.seq} {self.source_name(top)}"
-        at = len(self.log)
-        self._step(item, "declare", spec.clause("declare"), what)
-        self.log[at + 1 : at + 1] = self._framing(item, spec, point)
-        if spec.key == "skill" and point.action == "own_normal" and self.variants.normal_action_acts:
-            u = self._unit(m.unit)
-            u.acted = True
-            self._note(f"{u.name} acts in this normal timing and becomes 行動完了", "FLOW-NORMAL")
-        if not spec.opens_window:
-            self._without_window(item, spec.clause("window"), f"{spec.label} has no counter window")
-            return
-        self._step(
-            item,
-            "open_window",
-            spec.clause("window"),
-            "counter window opens" + (f" (dice: {item.dice})" if item.dice else ""),
-        )
-        t.chain.append(item)
-        t.priority = t.opponent(m.player)
-        self._chain_event(
-            "counter" if top else "open_window",
-            f"{t.priority} may counter first",
-            "TIM-CTR-2" if top else spec.clause("window"),
-        )
+        self._start(item)
 
     def _framing(self, item: ChainItem, spec: KindSpec, point: Point) -> list[LogEntry]:
         """Log lines saying what frames a declaration: the timing it is used under (TIM-*),
@@ -1058,55 +1037,113 @@ class Game:
             text += f" on {tgt.name if tgt else item.target}"
         return text
 
-    def _without_window(self, item: ChainItem, clause: str, text: str) -> None:
-        """No counter window: straight on to the recheck, or, for a kind with nothing to recheck,
-        to resolving (its machine has no recheck state), then settle the item at once."""
-        spec = self.spec_of(item)
-        if spec.rechecks:
-            self._step(item, "skip_window", clause, text)
-        else:
-            self._note(text, clause, spec.label, (str(item.state),))
-        self._settle(item)
-
     def _resolve_chain(self) -> None:
         """Both players passed: resolve newest first, each with its own recheck (TIM-CTR-3)."""
         t = self.table
         while t.chain_state == "resolving":
             item = t.chain.pop()
-            spec = self.spec_of(item)
-            if spec.rechecks:  # a kind that cannot fizzle goes from its window straight to resolving
-                text = f"#{item.seq} {self.source_name(item)}: recheck"
-                self._step(item, "close_window", spec.clause("recheck"), text)
-            self._settle(item)
+            self._procedure(self.spec_of(item)).step(item, "close_window")
             self._chain_event("resolve_next", "next item" if t.chain else "chain resolved", "TIM-CTR-3")
         if t.chain_state == "priority_opponent":
             t.priority = t.opponent(t.chain[-1].declarer)
             return
         self._after_chain()
 
-    def _settle(self, item: ChainItem) -> None:
+    # ------------------------------------------------------------------ the procedures' host (ProcedureHost)
+    def tell(self, item: ChainItem, step: str, entered: str) -> None:
+        """One step of an item's procedure, narrated before what its actions do."""
         spec = self.spec_of(item)
-        reasons = self._fizzle_reasons(item, spec.fizzle_if)
-        t = self.table
-        if reasons:
-            why = "; ".join(WORDS[r][1] for r in reasons)
-            clause = "SYNC-1" if reasons == ["partner_left"] else spec.clause("recheck")
-            self._step(item, "fizzle", clause, f"#{item.seq} {self._item_name(item)} fizzles: {why}")
-            t.outcomes.append(Outcome(item.seq, item.kind, item.source, item.unit, "fizzled", clause, why))
-        else:
-            self._step(
-                item,
-                "resolve",
-                spec.clause("resolve"),
-                f"#{item.seq} {self._item_name(item)} resolves",
+        framing: list[LogEntry] = []
+        if step in self._told:
+            text, clause = self._told[step]
+        elif step == "declare":
+            text, clause = self._declaration(item), spec.clause("declare")
+            framing = self._framing(item, spec, self.point())
+        elif step == "open_window":
+            text, clause = (
+                "counter window opens" + (f" (dice: {item.dice})" if item.dice else ""),
+                spec.clause("window"),
             )
-            t.outcomes.append(Outcome(item.seq, item.kind, item.source, item.unit, "resolved", spec.clause("resolve")))
+        elif step == "skip_window":
+            text, clause = f"{spec.label} has no counter window", spec.clause("window")
+        elif step == "recheck":
+            text, clause = f"#{item.seq} {self.source_name(item)}: recheck", spec.clause("recheck")
+        elif step == "resolve":
+            text, clause = f"#{item.seq} {self._item_name(item)} resolves", spec.clause("resolve")
+            item.outcome = ("resolved", clause, "")
+        else:  # fizzle: the machine chose it; say every condition the item fails
+            reasons = failing(self, item, spec.fizzle_if)
+            why = "; ".join(WORDS[r][1] for r in reasons)
+            own = {RECHECKS[r].clause for r in reasons}
+            clause = own.pop() if len(own) == 1 and "" not in own else spec.clause("recheck")
+            text = f"#{item.seq} {self._item_name(item)} fizzles: {why}"
+            item.outcome = ("fizzled", clause, why)
+        self.log.append(LogEntry(text, clause, spec.label, (entered,), self._current_move))
+        self.log.extend(framing)
+
+    def _declaration(self, item: ChainItem) -> str:
+        t = self.table
+        what = f"{item.declarer} declares {self.spec_of(item).label} {self._item_name(item)}"
+        top = next((i for i in t.chain if i.seq == item.answering), None)
+        return what + (f", answering #{top.seq} {self.source_name(top)}" if top else "")
+
+    def open_window(self, item: ChainItem) -> None:
+        t = self.table
+        answering = bool(t.chain) and t.priority is not None
+        t.chain.append(item)
+        t.priority = t.opponent(item.declarer)
+        self._chain_event(
+            "counter" if answering else "open_window",
+            f"{t.priority} may counter first",
+            "TIM-CTR-2" if answering else self.spec_of(item).clause("window"),
+        )
+
+    def settled(self, item: ChainItem) -> None:
+        """The item reached 発動 or 不発: record the outcome; a card on the chain goes to the graveyard."""
+        t = self.table
+        result, clause, why = item.outcome
+        t.outcomes.append(Outcome(item.seq, item.kind, item.source, item.unit, result, clause, why))
         t.resolution_order.append(item.seq)
         card = t.cards.get(item.source)
         if card is not None and card.zone == "chain":
             card.zone = "graveyard"
-            self._note(f"{card.name} goes to the graveyard", spec.clause("recheck" if reasons else "resolve"))
+            self._note(f"{card.name} goes to the graveyard", clause)
         self._drop_unheld_equips()  # before the next item's recheck counts what the equips hold
+
+    def pay_price(self, item: ChainItem) -> None:
+        self._pay_price(item, self.spec_of(item))
+
+    def reserve(self, item: ChainItem) -> None:
+        self._reserve(item)
+
+    def act_in_normal_timing(self, item: ChainItem) -> None:
+        """A skill card declared in its player's normal timing is that unit's act (FLOW-NORMAL)."""
+        u = self.table.units.get(item.unit or "")
+        if u is None or not self.variants.normal_action_acts or self.point(item.declarer).action != "own_normal":
+            return
+        u.acted = True
+        self._note(f"{u.name} acts in this normal timing and becomes 行動完了", "FLOW-NORMAL")
+
+    def roll_dice(self, item: ChainItem) -> None:
+        self._roll_dice(item)
+
+    def apply_effect(self, item: ChainItem) -> None:
+        self._apply_effect(item, self.spec_of(item))
+
+    def release(self, item: ChainItem) -> None:
+        self._release(item, self.spec_of(item))
+
+    def equip_holds(self, unit: Unit) -> list[Pool]:
+        return [part for _, part in self._equip_holds(unit)]
+
+    def in_battle(self, unit: Unit) -> bool:
+        return self._in_battle(unit)
+
+    def partner(self, unit: Unit, name: str) -> Unit | None:
+        return self._partner(unit, name)
+
+    def ability_of(self, item: ChainItem) -> Ability | None:
+        return self._ability_of(item)
 
     def _after_chain(self) -> None:
         t = self.table
@@ -1195,32 +1232,6 @@ class Game:
             # the price belongs to step 4 (ACT-7, SD-7): a fizzled item never pays it
             price = WORDS[spec.price][1]
             self._note(f"{self.source_name(item)} fizzled, so its price ({price}) is never paid", spec.clause("price"))
-
-    def _fizzle_reasons(self, item: ChainItem, reasons: tuple[str, ...]) -> list[str]:
-        t = self.table
-        u = t.units.get(item.unit or "")
-        found = []
-        for r in reasons:
-            if u is None:
-                continue
-            gone = u.destroyed or u.discarded
-            if (r == "acted" and self.acted(u)) or (r == "destroyed" and gone) or (r == "off_field" and not u.on_field):
-                found.append(r)
-            elif r == "condition_unmet":
-                card = t.cards[item.source]
-                have = self.available(u)
-                held = [part for _, part in self._equip_holds(u)]
-                if not can_pay(have, [card.condition.needs, *held]):
-                    found.append(r)
-            elif r == "target_gone":
-                tgt = t.units.get(item.target or "")
-                if tgt is not None and not self._in_battle(tgt):
-                    found.append(r)
-            elif r == "partner_left":
-                ab = self._ability_of(item)
-                if ab and ab.sync and not self._partner(u, ab.sync):
-                    found.append(r)
-        return found
 
     def _apply_effect(self, item: ChainItem, spec: KindSpec) -> None:
         t = self.table
@@ -1314,13 +1325,14 @@ class Game:
                         continue
                     item = ChainItem(self.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
                     self.table.next_seq += 1
-                    self._step(
+                    activates = f"{spec.label}[戦闘] {ab.name} of {u.name} activates at battle start"
+                    self._start(
                         item,
-                        "activate",
-                        "AUTO-2",
-                        f"{spec.label}[戦闘] {ab.name} of {u.name} activates at battle start",
+                        {
+                            "declare": (activates, "AUTO-2"),
+                            "skip_window": ("no counter window: a [戦闘] auto cannot be countered", "AUTO-3"),
+                        },
                     )
-                    self._without_window(item, "AUTO-3", "no counter window: a [戦闘] auto cannot be countered")
 
     def _roll_speed(self) -> None:
         """Roll the speed dice, each side adding its front unit's speed (FLOW-SPD), and put the
@@ -1364,11 +1376,13 @@ class Game:
             leader = max((a, d), key=lambda p: totals[p])
         roll = ChainItem(t.next_seq, "speed_roll", leader, None, "speed", during="speed")
         t.next_seq += 1
-        self._step(roll, "activate", "FLOW-SPD", "the dice result stands on the chain")
-        self._step(roll, "open_window", "TIM-SPD", "[反撃：スピード限定] may answer the dice result")
-        t.chain.append(roll)
-        t.priority = t.opponent(leader)
-        self._chain_event("open_window", f"{t.priority} may counter first", "TIM-SPD")
+        self._start(
+            roll,
+            {
+                "declare": ("the dice result stands on the chain", "FLOW-SPD"),
+                "open_window": ("[反撃：スピード限定] may answer the dice result", "TIM-SPD"),
+            },
+        )
 
     def _speed_text(self) -> str:
         b = self.table.battle

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import BadInput
+from .recheck import RECHECKS
 
 CATEGORIES = ("ability", "skill", "attack", "speed_roll", "equip")
 USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
@@ -29,14 +30,7 @@ FREQUENCIES = (
     "automatic",
 )
 TARGETS = ("battle", "field", "none")
-FIZZLE_REASONS = (
-    "acted",
-    "destroyed",
-    "off_field",
-    "condition_unmet",
-    "target_gone",
-    "partner_left",
-)
+FIZZLE_REASONS = tuple(RECHECKS)  # the recheck conditions (fsm.recheck)
 CLAUSE_SLOTS = (
     "usable",
     "price",
@@ -67,12 +61,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "continuous": ("常に発動", "always in effect"),
     "by_timing": ("タイミング次第", "wherever its timing allows"),
     "field": ("場の全て", "anything on the field"),
-    "acted": ("ユニットが行動完了", "unit already 行動完了"),
-    "destroyed": ("ユニットが撃破/破棄", "unit 撃破/破棄"),
-    "off_field": ("ユニットが場に不在", "unit no longer on the field"),
-    "condition_unmet": ("条件を満たせない", "condition can no longer be met"),
-    "target_gone": ("対象が不在", "target no longer in the battle"),
-    "partner_left": ("同調相手が不在", "【同調】 partner left the party"),
+    **{key: r.fails for key, r in RECHECKS.items()},
 }
 
 
@@ -94,6 +83,7 @@ class KindSpec:
     fizzle_if: tuple[str, ...] = ()
     clauses: tuple[tuple[str, str], ...] = ()  # (step, clause ID): which clause each step follows
     sync: bool = False  # wrapped in 【同調】 (SYNC-1, SYNC-2)
+    acts_in_normal_timing: bool = False  # declared in a normal timing, its unit acts (FLOW-NORMAL)
 
     @property
     def label(self) -> str:
@@ -145,6 +135,7 @@ def kind_to_data(spec: KindSpec) -> dict[str, Any]:
         "targets": spec.targets,
         "counter_window": spec.counter_window,
         "counterable": spec.counterable,
+        "acts_in_normal_timing": spec.acts_in_normal_timing,
         "fizzle_if": list(spec.fizzle_if),
         "clauses": dict(spec.clauses),
     }
@@ -156,14 +147,14 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         raise BadInput("a kind's name is letters, digits and _, and may not start with sync_ (SYNC-2)", where)
     known = {
         "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
-        "counter_window", "counterable", "fizzle_if", "clauses",
+        "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
     }  # fmt: skip
     for extra in sorted(set(data) - known):
         raise BadInput(f"unknown setting {extra!r}; known: {', '.join(sorted(known))}", f"{where}.{extra}")
     for text_key in ("ja", "en"):
         if not isinstance(data.get(text_key), str) or not data[text_key]:
             raise BadInput(f"{text_key} must be a non-empty string (the kind's name)", f"{where}.{text_key}")
-    for flag in ("counter_window", "counterable"):
+    for flag in ("counter_window", "counterable", "acts_in_normal_timing"):
         if flag in data and not isinstance(data[flag], bool):
             raise BadInput(f"{flag} must be true or false", f"{where}.{flag}")
     if "counter_window" not in data:
@@ -208,6 +199,7 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         targets=_choice(data, "targets", TARGETS, where),
         counter_window=bool(data["counter_window"]),
         counterable=bool(data.get("counterable", True)),
+        acts_in_normal_timing=bool(data.get("acts_in_normal_timing", False)),
         fizzle_if=tuple(fizzle),
         clauses=tuple(sorted(clauses.items())),
     )

@@ -25,7 +25,7 @@ from typing import Literal
 from statemachine import StateChart
 
 from .kinds import CLAUSE_SLOTS, WORDS, KindSpec
-from .procedures import GUARDS, MEANINGS, Procedure
+from .procedures import EVENTLESS_STEPS, GUARDS, MEANINGS, Procedure
 
 Lang = Literal["ja", "en", "both"]
 LANGS: tuple[str, ...] = ("ja", "en", "both")
@@ -36,7 +36,7 @@ PROCEDURE_EVENTS: dict[str, tuple[str, str, str]] = {
     "activate": ("自動発動", "activates by itself", "declare"),  # nobody declares it (AUTO-1)
     "open_window": ("反撃受付", "open the counter window", "window"),
     "skip_window": ("反撃受付なし", "no counter window", "window"),
-    "close_window": ("新しい順に再確認", "newest first: recheck", "TIM-CTR-3"),
+    "close_window": ("新しい順に", "newest first", "TIM-CTR-3"),
     "resolve": ("発動", "resolve", "resolve"),
     "fizzle": ("不発", "fizzle", "recheck"),
 }
@@ -111,6 +111,10 @@ class Labeller:
 
     def event(self, event_id: str) -> Term:
         return self._term(event_id)
+
+    def eventless(self, target_id: str) -> Term:
+        """A transition the machine takes by itself, named for the step it takes (procedures)."""
+        return self._term(EVENTLESS_STEPS.get(target_id, target_id))
 
     def action(self, name: str) -> Term:
         spec = self.spec

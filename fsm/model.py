@@ -160,6 +160,7 @@ class ChainItem:
     paid: tuple[tuple[str, int], ...] = ()  # price already paid (COST-3)
     state: Any = "idle"  # the procedure machine's state (every item starts idle)
     during: str = "any"  # any / attack / speed: the timing the item was declared in
+    outcome: tuple[str, str, str] = ("", "", "")  # (resolved | fizzled, clause, why), once decided
 
 
 @dataclass

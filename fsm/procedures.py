@@ -21,9 +21,12 @@ Along the way:
 * the dice, if any, are rolled as part of the declaration, after any price paid then and
   before the counter window opens (ACT-4, COST-3, SD-4), so both players see the result
   before deciding whether to counter;
-* ``resolve`` is guarded by every recheck condition of the spec; each condition also has
-  its own ``fizzle`` edge, so a diagram shows *why* an item fizzles (ACT-6, COST-5, SD-6,
-  SC-6, SYNC-1);
+* the machine itself decides what follows a declaration and a recheck: the counter window
+  (or not) is its own transition, compiled from the spec, and the recheck is its guards — the
+  tests of :mod:`fsm.recheck` — on eventless transitions to ``resolved`` and ``fizzled`` (one
+  ``fizzled`` edge per condition, so a diagram shows *why* an item fizzles: ACT-6, COST-5, SD-6,
+  SC-6, SYNC-1).  The engine sends only what players and the chain do: ``declare`` (or
+  ``activate``) and ``close_window`` (the chain reached this item, newest first);
 * on resolution the price is paid if it is paid then (ACT-7, SD-7, MAR-3), and the effect happens.
 
 The machine keeps no state of its own: its model is a :class:`Slot` that points at the
@@ -33,46 +36,41 @@ of the table is a snapshot of every machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from statemachine import State, StateChart
 from statemachine.factory import StateMachineMetaclass
 
 from .kinds import WORDS, KindSpec
 from .model import ChainItem
+from .protocol import ProcedureHost
+from .recheck import RECHECKS, Recheck
 
-if TYPE_CHECKING:
-    from .engine import Game
-
-#: Guard names, by the recheck condition they check.  The guard is *true* when the item may
-#: still resolve.
-GUARDS: dict[str, str] = {
-    "acted": "unit_not_acted",
-    "destroyed": "unit_not_destroyed",
-    "off_field": "unit_on_field",
-    "condition_unmet": "condition_still_met",
-    "target_gone": "target_still_there",
-    "partner_left": "partner_in_party",
-}
+#: Guard names, by the recheck condition they check (true while the item may still resolve).
+GUARDS: dict[str, str] = {key: r.guard for key, r in RECHECKS.items()}
 
 #: What each guard and action means, for diagrams: (Japanese, English, clause slot).
 MEANINGS: dict[str, tuple[str, str, str]] = {
-    "unit_not_acted": ("ユニットが行動未完了", "unit still 行動未完了", "recheck"),
-    "unit_not_destroyed": ("ユニットが撃破/破棄されていない", "unit not 撃破/破棄", "recheck"),
-    "unit_on_field": ("ユニットが場に存在", "unit still on the field", "recheck"),
-    "condition_still_met": ("条件を満たせる", "condition can still be met", "recheck"),
-    "target_still_there": ("対象が戦闘中", "target still in the battle", "recheck"),
-    "partner_in_party": (
-        "同調相手が同じパーティー",
-        "【同調】 partner in the same party",
-        "recheck",
-    ),
+    **{r.guard: (*r.holds, "recheck") for r in RECHECKS.values()},
     "pay_price": ("代価を支払う", "pay the price", "price"),
     "reserve_condition": ("条件のスキルを確保", "hold the condition's skills", "declare"),
+    "act_in_normal_timing": ("通常タイミングなら行動完了", "行動完了 if used in a normal timing", "FLOW-NORMAL"),
     "roll_dice": ("ダイスがあれば振る", "roll the dice, if the effect has any", "declare"),
     "apply_effect": ("効果が発動", "the effect happens", "resolve"),
     "release": ("確保を解除", "release what was held", "recheck"),
+    "on_enter_counter_window": ("チェーンで待つ", "waits on the chain", "window"),
+    "on_enter_resolved": ("結果を記録", "the outcome is recorded", "resolve"),
+    "on_enter_fizzled": ("結果を記録", "the outcome is recorded", "recheck"),
+}
+
+#: The step an eventless transition takes, by the state it enters (how a diagram labels it).
+EVENTLESS_STEPS: dict[str, str] = {
+    "counter_window": "open_window",
+    "recheck": "skip_window",
+    "resolved": "resolve",
+    "fizzled": "fizzle",
 }
 
 
@@ -100,8 +98,8 @@ class Procedure(StateChart):
     catch_errors_as_events = False  # a failing action must not half-complete a transition
     spec: KindSpec
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, host: ProcedureHost) -> None:
+        self.host = host
         super().__init__(model=Slot(ChainItem(0, self.spec.key, "", None, "")))
 
     def step(self, item: ChainItem, event: str) -> None:
@@ -112,40 +110,66 @@ class Procedure(StateChart):
         self._engine.running = True
         self.send(event)
 
+    # --- narration: each transition says which step it is, before its actions log ----------
+    def _tell(self, step: str, target: State) -> None:
+        self.host.tell(self.model.item, step, target.id)
+
+    def tell_declare(self, target: State) -> None:
+        self._tell("declare", target)
+
+    def tell_open_window(self, target: State) -> None:
+        self._tell("open_window", target)
+
+    def tell_skip_window(self, target: State) -> None:
+        self._tell("skip_window", target)
+
+    def tell_recheck(self, target: State) -> None:
+        self._tell("recheck", target)
+
+    def tell_resolve(self, target: State) -> None:
+        self._tell("resolve", target)
+
+    def tell_fizzle(self, target: State) -> None:
+        self._tell("fizzle", target)
+
     # --- actions (the game does the work; the machine says when) -----------------
     def pay_price(self) -> None:
-        self.game._pay_price(self.model.item, self.spec)
+        self.host.pay_price(self.model.item)
 
     def reserve_condition(self) -> None:
-        self.game._reserve(self.model.item)
+        self.host.reserve(self.model.item)
+
+    def act_in_normal_timing(self) -> None:
+        self.host.act_in_normal_timing(self.model.item)
 
     def roll_dice(self) -> None:
-        self.game._roll_dice(self.model.item)
+        self.host.roll_dice(self.model.item)
 
     def apply_effect(self) -> None:
-        self.game._apply_effect(self.model.item, self.spec)
+        self.host.apply_effect(self.model.item)
 
     def release(self) -> None:
-        self.game._release(self.model.item, self.spec)
+        self.host.release(self.model.item)
 
-    # --- guards: true while the item may still resolve ---------------------------
-    def unit_not_acted(self) -> bool:
-        return "acted" not in self.game._fizzle_reasons(self.model.item, ("acted",))
+    # --- what entering a state means ------------------------------------------------------
+    def on_enter_counter_window(self) -> None:
+        self.host.open_window(self.model.item)
 
-    def unit_not_destroyed(self) -> bool:
-        return not self.game._fizzle_reasons(self.model.item, ("destroyed",))
+    def on_enter_resolved(self) -> None:
+        self.host.settled(self.model.item)
 
-    def unit_on_field(self) -> bool:
-        return not self.game._fizzle_reasons(self.model.item, ("off_field",))
+    def on_enter_fizzled(self) -> None:
+        self.host.settled(self.model.item)
 
-    def condition_still_met(self) -> bool:
-        return not self.game._fizzle_reasons(self.model.item, ("condition_unmet",))
 
-    def target_still_there(self) -> bool:
-        return not self.game._fizzle_reasons(self.model.item, ("target_gone",))
+def _guard(check: Recheck) -> Callable[[Procedure], bool]:
+    """The guard a recheck condition becomes: true while the item may still resolve."""
 
-    def partner_in_party(self) -> bool:
-        return not self.game._fizzle_reasons(self.model.item, ("partner_left",))
+    def guard(self: Procedure) -> bool:
+        return not check.fizzles(self.host, self.model.item)
+
+    guard.__name__ = check.guard
+    return guard
 
 
 def _state(ja: str, en: str, **kw: Any) -> State:
@@ -161,13 +185,11 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
     start = _state(ja, start_id)
     resolved = _state("発動", "resolved", final=True)
     price = WORDS[spec.price][1] if spec.price == "none" else f"{WORDS[spec.price][1]}, paid at {spec.price_paid}"
-    recheck = _state("再確認", "recheck")
     attrs: dict[str, Any] = {
         "spec": spec,
         "__doc__": f"{spec.label} {spec.en}: price {price}.",
         "idle": idle,
         start_id: start,
-        **({"recheck": recheck} if spec.rechecks else {}),  # nothing to recheck: no recheck state
         "resolved": resolved,
     }
     on_declare = []
@@ -176,27 +198,32 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
     if spec.price == "consume_condition":
         on_declare.append("reserve_condition")
     on_declare.append("roll_dice")  # right after declaring, before step 2 (ACT-4, COST-3, SD-4)
-    attrs[first] = idle.to(start, on=on_declare)
-    waiting = start  # the state the item leaves for its recheck, or straight for resolving
-    if spec.opens_window:
-        window = _state("反撃受付", "counter window")
-        attrs["counter_window"] = window
-        attrs["open_window"] = start.to(window)
-        waiting = window
+    if spec.acts_in_normal_timing:
+        on_declare.append("act_in_normal_timing")
+    attrs[first] = idle.to(start, before="tell_declare", on=on_declare)
     on_resolve = ["pay_price"] if spec.price_paid == "resolve" and spec.price != "none" else []
     on_resolve.append("apply_effect")
+    # Where the item goes when its turn to resolve comes: its recheck, or (nothing to recheck)
+    # straight to resolving, e.g. idle ─declare→ declared ─→ resolved for a 【進軍】 (MAR-3).
     if spec.rechecks:
-        guards = [GUARDS[r] for r in spec.fizzle_if]
-        attrs["close_window" if spec.opens_window else "skip_window"] = waiting.to(recheck)
-        attrs["resolve"] = recheck.to(resolved, cond=guards, on=on_resolve)
-        fizzled = _state("不発", "fizzled", final=True)
-        attrs["fizzled"] = fizzled
-        fizzle = recheck.to(fizzled, unless=guards[0], on="release")
-        for guard in guards[1:]:
-            fizzle |= recheck.to(fizzled, unless=guard, on="release")
-        attrs["fizzle"] = fizzle
+        recheck = attrs["recheck"] = _state("再確認", "recheck")
+        fizzled = attrs["fizzled"] = _state("不発", "fizzled", final=True)
+        checks = [RECHECKS[key] for key in spec.fizzle_if]
+        attrs.update({c.guard: _guard(c) for c in checks})
+        # Eventless: the first enabled transition in this order is taken, so the guards decide.
+        recheck.to(resolved, cond=[c.guard for c in checks], before="tell_resolve", on=on_resolve)
+        for c in checks:
+            recheck.to(fizzled, unless=c.guard, before="tell_fizzle", on="release")
+        then: State = recheck
+        arrive: dict[str, Any] = {"before": ["tell_recheck"]}
     else:
-        attrs["resolve"] = waiting.to(resolved, on=on_resolve)  # nothing to recheck: no guard
+        then, arrive = resolved, {"before": ["tell_resolve"], "on": on_resolve}
+    if spec.opens_window:
+        window = attrs["counter_window"] = _state("反撃受付", "counter window")
+        start.to(window, before="tell_open_window")  # eventless: this kind opens a counter window
+        attrs["close_window"] = window.to(then, **arrive)
+    else:  # eventless: no window (MAR-3, AUTO-3, EQ-1); it goes on at once
+        start.to(then, **{**arrive, "before": ["tell_skip_window", *arrive["before"]]})
     name = "".join(part.capitalize() for part in spec.key.split("_")) + "Procedure"
     # Calling the metaclass returns the new class; python-statemachine types it as the metaclass.
     return cast("type[Procedure]", StateMachineMetaclass(name, (Procedure,), attrs))

@@ -107,7 +107,7 @@ FAILURES: list[tuple[str, str, Callable[[], Game], list[str], str]] = [
     ("price paid at declaration", "_pay_price", game, [], "A: activate 地割れ of 岩の巨人 on 水の精"),
     ("reservation of a skill card", "_reserve", game, ["A: activate 岩砕き of 岩の巨人 on 水の精"],
      "B: use 足止め by 水の精 on 岩の巨人"),
-    ("guard in the recheck", "_fizzle_reasons", game, ["A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass"],
+    ("guard in the recheck", "acted", game, ["A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass"],
      "A: pass"),
     ("battle start after the flow moved", "_battle_start", lambda: game("main_phase"), [],
      "A: advance 岩の巨人 to 荒野"),
