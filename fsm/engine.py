@@ -221,16 +221,18 @@ class Game:
             proc = self._procedures[spec] = procedure_class(spec)(self)
         return proc
 
-    def _start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> None:
+    def _start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool:
         """Hand a new item to its procedure, which takes it as far as it goes by itself: into its
         counter window, or (no window) through its recheck to 発動 / 不発.  ``told`` gives the
-        narration of steps that read differently here (an auto at battle start, the speed dice)."""
+        narration of steps that read differently here (an auto at battle start, the speed dice).
+        True if the item now waits on the chain."""
         spec = self.spec_of(item)
         self._told = told or {}
         try:
             self._procedure(spec).step(item, "activate" if spec.by_itself else "declare")
         finally:
             self._told = {}
+        return item in self.table.chain
 
     def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None:
         self.log.append(LogEntry(text, clause, machine, entered, self._current_move))
@@ -686,8 +688,6 @@ class Game:
             if not any(self.rules.timings[k].role == "action" for k in timings):
                 return (clause, f"[{labels}] has nothing pending to answer here ({point.name})")
             return (clause, f"[{labels}] cannot be used at this point ({point.name})")
-        if point.answering and not self.spec_of(t.chain[-1]).counterable:
-            return ("AUTO-3", "the pending item cannot be countered")
         if point.answering and t.priority != m.player:  # a counter, but not this player's to make yet
             return self._wait_for_priority(m.player)
         # how often (ACT-2, SD-2, MAR-1)
@@ -1002,7 +1002,8 @@ class Game:
             during=during,
         )
         t.next_seq += 1
-        self._start(item)
+        if not self._start(item):  # no window: it is over at once, as a chain that resolved
+            self._after_chain()
 
     def _framing(self, item: ChainItem, spec: KindSpec, point: Point) -> list[LogEntry]:
         """Log lines saying what frames a declaration: the timing it is used under (TIM-*),
@@ -1065,7 +1066,8 @@ class Game:
                 spec.clause("window"),
             )
         elif step == "skip_window":
-            text, clause = f"{spec.label} has no counter window", spec.clause("window")
+            no_window = "cannot be countered: no counter window" if spec.counter_window else "has no counter window"
+            text, clause = f"{spec.label} {no_window}", spec.clause("window")
         elif step == "recheck":
             text, clause = f"#{item.seq} {self.source_name(item)}: recheck", spec.clause("recheck")
         elif step == "resolve":
@@ -1376,13 +1378,12 @@ class Game:
             leader = max((a, d), key=lambda p: totals[p])
         roll = ChainItem(t.next_seq, "speed_roll", leader, None, "speed", during="speed")
         t.next_seq += 1
-        self._start(
-            roll,
-            {
-                "declare": ("the dice result stands on the chain", "FLOW-SPD"),
-                "open_window": ("[反撃：スピード限定] may answer the dice result", "TIM-SPD"),
-            },
-        )
+        told = {
+            "declare": ("the dice result stands on the chain", "FLOW-SPD"),
+            "open_window": ("[反撃：スピード限定] may answer the dice result", "TIM-SPD"),
+        }
+        if not self._start(roll, told):  # a designer's roll nobody may answer decides at once
+            self._after_chain()
 
     def _speed_text(self) -> str:
         b = self.table.battle

@@ -357,6 +357,7 @@ def test_auto_3_an_uncounterable_kind_has_no_window_in_its_machine(tmp_path: Pat
                 "abilities": [{"name": "岩砕き", "kind": "action", "timing": "通常", "effect": "exhaust"}],
             },
             "水の精": {"owner": "B", "geo": "荒野"},
+            "風の精": {"owner": "B", "geo": "荒野"},  # so the battle goes on once the act is over
         },
         "start": {"at": "normal_timing", "battle": {"advancing": "A", "geo": "荒野", "turn": "A"}},
     }

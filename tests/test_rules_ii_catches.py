@@ -278,10 +278,11 @@ def test_sc_6_eq_1_the_recheck_counts_what_the_units_equips_hold() -> None:
 # ---------------------------------------------------------------- AUTO-3 through a designer's rules
 
 
-def test_auto_3_a_pending_item_nobody_may_counter_refuses_every_counter(tmp_path: Path) -> None:
-    """AUTO-3: an uncounterable pending item takes no counter, even one whose timing would answer
-    it.  Only a designer's file puts such an item on the chain: here the speed roll is made
-    uncounterable, and a [反撃：スピード限定] card that answers it under the shipped rules is refused."""
+def test_auto_3_an_item_nobody_may_counter_never_waits_for_an_answer(tmp_path: Path) -> None:
+    """AUTO-3: an uncounterable item opens no counter window, so nothing can answer it, even a
+    timing that would.  Only a designer's file makes such an item where the shipped rules open a
+    window: here the speed roll is made uncounterable, so the dice decide 先攻 at once and the
+    [反撃：スピード限定] card that answers them under the shipped rules has nothing to answer."""
     design = tmp_path / "calm_dice.toml"
     design.write_text("[kind.speed_roll]\ncounterable = false\n", encoding="utf-8")
     card = {"condition": "無", "timing": "スピード", "target": "none", "effect": "speed +3"}
@@ -300,10 +301,11 @@ def test_auto_3_a_pending_item_nobody_may_counter_refuses_every_counter(tmp_path
     actor = shipped.actor()
     unit = "岩の巨人" if actor == "A" else "水の精"
     move = f"{actor}: use 加速{actor} by {unit}"
-    assert shipped.why_not(move).legal
+    assert shipped.why_not(move).legal and shipped.table.chain
     g = build_game(data, rules=builtin().extend(design))
-    assert g.actor() == actor and g.table.chain
-    refused(g, move, "AUTO-3")
+    assert not g.table.chain and g.flow.at("normal_timing")
+    assert any("cannot be countered" in e.text for e in g.log)
+    refused(g, move, "TIM-SPD")
 
 
 # ---------------------------------------------------------------- ACT-2 across two battles
