@@ -1002,7 +1002,9 @@ class Game:
             during=during,
         )
         t.next_seq += 1
-        if not self._start(item):  # no window: it is over at once, as a chain that resolved
+        # No window: it is over at once.  Declared with nothing pending, that is as a chain that
+        # resolved; as an answer, the window it answered stays open.
+        if not self._start(item) and not t.chain:
             self._after_chain()
 
     def _framing(self, item: ChainItem, spec: KindSpec, point: Point) -> list[LogEntry]:
