@@ -16,10 +16,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import BadInput
+from .prices import PRICES as PRICE_WORDS
+from .prices import unfit
 
 CATEGORIES = ("ability", "skill", "attack", "speed_roll", "equip")
 USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
-PRICES = ("act", "pay_cost", "discard_self", "march", "consume_condition", "none")
+PRICES = tuple(PRICE_WORDS)  # the built-in price words; the loader reads fsm/prices.py itself
 PAID_AT = ("declare", "resolve")
 FREQUENCIES = (
     "once_while_unacted",
@@ -50,12 +52,7 @@ CLAUSE_SLOTS = (
 
 #: How each vocabulary word reads in a diagram or a message: (Japanese, English).
 WORDS: dict[str, tuple[str, str]] = {
-    "act": ("行動完了にする", "unit becomes 行動完了"),
-    "pay_cost": ("代償を消費", "pay the 代償"),
-    "discard_self": ("ユニットを破棄", "discard the unit"),
-    "march": ("進軍完了にする", "unit becomes 進軍完了"),
-    "consume_condition": ("条件のスキルを使用", "consume the condition's skills"),
-    "none": ("なし", "nothing"),
+    **PRICE_WORDS.labels(),  # the prices' labels live with their entries; "none" also reads a target
     "once_while_unacted": ("行動未完了の間に1度", "once while 行動未完了"),
     "unlimited": ("何回でも", "any number of times"),
     "once_per_battle": ("戦闘中に1度", "once per battle"),
@@ -132,6 +129,11 @@ def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: 
     return str(value)
 
 
+def _fits(data: Mapping[str, Any]) -> bool:
+    """Both words known, so whether they go together can be asked (unknown words are refused below)."""
+    return data.get("price") in PRICE_WORDS and data.get("category") in CATEGORIES
+
+
 def kind_to_data(spec: KindSpec) -> dict[str, Any]:
     """The ``[kind.NAME]`` table a spec was read from (so a designer may change one setting)."""
     return {
@@ -190,6 +192,9 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
             "(AUTO-1) or the speed roll (FLOW-SPD); a kind a player declares needs another frequency",
             f"{where}.frequency",
         )
+    misfit = unfit(data["price"], data["category"]) if _fits(data) else ""
+    if misfit:
+        raise BadInput(f"{misfit}; choose another price or category", f"{where}.price")
     clauses = data.get("clauses", {})
     if not isinstance(clauses, Mapping):
         raise BadInput("clauses must be a table of step = clause ID", f"{where}.clauses")
@@ -202,7 +207,7 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         en=data["en"],
         category=_choice(data, "category", CATEGORIES, where),
         usable=_choice(data, "usable", USABLE, where),
-        price=_choice(data, "price", PRICES, where),
+        price=_choice(data, "price", tuple(PRICE_WORDS), where),  # read live: a designer may register one
         price_paid=_choice(data, "price_paid", PAID_AT, where),
         frequency=_choice(data, "frequency", FREQUENCIES, where),
         targets=_choice(data, "targets", TARGETS, where),

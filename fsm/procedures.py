@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Any, cast
 from statemachine import State, StateChart
 from statemachine.factory import StateMachineMetaclass
 
-from .kinds import WORDS, KindSpec
+from .kinds import KindSpec
 from .model import ChainItem
+from .prices import PRICES
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -160,7 +161,8 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
     first, start_id, ja = ("activate", "activated", "自動発動") if spec.by_itself else ("declare", "declared", "宣言")
     start = _state(ja, start_id)
     resolved = _state("発動", "resolved", final=True)
-    price = WORDS[spec.price][1] if spec.price == "none" else f"{WORDS[spec.price][1]}, paid at {spec.price_paid}"
+    paid = PRICES[spec.price].en
+    price = paid if spec.price == "none" else f"{paid}, paid at {spec.price_paid}"
     recheck = _state("再確認", "recheck")
     attrs: dict[str, Any] = {
         "spec": spec,
