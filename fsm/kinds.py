@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import BadInput
 from .prices import PRICES as PRICE_WORDS
-from .prices import unfit
+from .prices import self_fizzling, unfit
 
 CATEGORIES = ("ability", "skill", "attack", "speed_roll", "equip")
 USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
@@ -179,10 +179,11 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
                 f"{reason!r} is not a recheck condition; use: {', '.join(FIZZLE_REASONS)}",
                 f"{where}.fizzle_if",
             )
-    if "acted" in fizzle and data.get("price") == "act" and data.get("price_paid") == "declare":
+    spoilt = self_fizzling(str(data.get("price")), str(data.get("price_paid")), fizzle)
+    if spoilt:
         raise BadInput(
-            "the price makes the unit 行動完了 at declaration, so a recheck for 'acted' would always "
-            "fizzle it; drop 'acted' from fizzle_if or pay the price at resolve",
+            f"the price ({PRICE_WORDS[data['price']].en}) is paid at declaration, so a recheck for {spoilt!r} "
+            f"would always fizzle it; drop {spoilt!r} from fizzle_if or pay the price at resolve",
             f"{where}.fizzle_if",
         )
     nobody_declares = data.get("usable") in ("battle_start", "continuous") or data.get("category") == "speed_roll"

@@ -11,7 +11,9 @@ A procedure's price (代価) is what using it costs, paid at declaration or at r
 * ``hold`` — what declaring holds until resolution (a skill card's condition, SC-4);
 
 and, as data, ``categories``: the kinds of procedure it can be the price of, with ``needs``
-saying why (the loader refuses any other, naming the file and key).  A designer's new price
+saying why, and ``brings_about``: the recheck conditions paying it makes true (a kind that
+pays it at declaration and rechecks one of them would always fizzle).  The loader refuses
+both misfits, naming the file and key.  A designer's new price
 is one more :func:`price` registration (docs/designer.md).
 """
 
@@ -62,6 +64,7 @@ def price(
     hold: HoldFn | None = None,
     categories: tuple[str, ...] | None = None,
     needs: str = "",
+    brings_about: tuple[str, ...] = (),
 ) -> Callable[[PayFn], PayFn]:
     """Register a price word (see the module docstring for what each setting means)."""
     return PRICES.register(
@@ -74,6 +77,7 @@ def price(
         hold=hold,
         categories=categories,
         needs=needs,
+        brings_about=brings_about,
     )
 
 
@@ -85,7 +89,9 @@ def _stand_in(board: Board, need: Pool, paid: Pool) -> None:
 
 
 # ---------------------------------------------------------------- act: 行動完了 (ACT-7)
-@price("act", ja="行動完了にする", en="unit becomes 行動完了", clause="ACT-7", release=_never_paid)
+@price(
+    "act", ja="行動完了にする", en="unit becomes 行動完了", clause="ACT-7", release=_never_paid, brings_about=("acted",)
+)
 def _act(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     if spec.category == "attack" and not board.variants.normal_action_acts:
         board.note(f"{u.name} attacks and stays 行動未完了 (variant normal_action_acts)", spec.clause("price"))
@@ -132,7 +138,14 @@ def _pay_cost(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
 
 
 # ---------------------------------------------------------------- discard_self: 破棄 (SD-7)
-@price("discard_self", ja="ユニットを破棄", en="discard the unit", clause="SD-7", release=_never_paid)
+@price(
+    "discard_self",
+    ja="ユニットを破棄",
+    en="discard the unit",
+    clause="SD-7",
+    release=_never_paid,
+    brings_about=("destroyed", "off_field"),
+)
 def _discard_self(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     if u.on_field:
         board.note(f"{u.name} is discarded (破棄) as the price", spec.clause("price"))
@@ -220,3 +233,10 @@ def unfit(key: str, category: str) -> str:
     if allowed is None or category in allowed:
         return ""
     return f"price {key!r} needs category {' or '.join(allowed)}: {entry.data['needs']}"
+
+
+def self_fizzling(key: str, paid_at: str, fizzle_if: list[str]) -> str:
+    """The recheck condition that paying ``key`` at ``paid_at`` would always meet ("" if none)."""
+    if paid_at != "declare" or key not in PRICES:
+        return ""
+    return next((r for r in fizzle_if if r in PRICES[key].data["brings_about"]), "")

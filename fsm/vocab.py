@@ -55,6 +55,10 @@ class Registry(Generic[F]):
 
         return add
 
+    def unregister(self, key: str) -> None:
+        """Take a word out again (a notebook or a test that tried one for a while)."""
+        self._entries.pop(key, None)
+
     def check(self, key: object, where: str = "") -> Entry[F]:
         """The entry of ``key``; a word not registered is refused, listing the words there are."""
         entry = self._entries.get(key) if isinstance(key, str) else None
