@@ -17,7 +17,7 @@ from fsm.catalogue import CLAUSES
 from fsm.effects import EFFECTS, Hit, Lasting, effect
 from fsm.errors import BadInput
 from fsm.kinds import CATEGORIES
-from fsm.model import Effect
+from fsm.model import Effect, Unit
 from fsm.prices import PRICES
 from fsm.protocol import Board
 from fsm.ruleset import builtin
@@ -246,3 +246,43 @@ def test_a_lasting_effect_word_counts_while_its_auto_is_in_force() -> None:
         assert game.available(game.table.units["聖者"]) == {"水": 1, "光": 1}
     finally:
         EFFECTS.unregister("bless")
+
+
+def test_ab1_a_designer_registers_a_price_word_and_a_kind_uses_it(tmp_path: Path) -> None:
+    """AB-1: a new price is one registered function (docs/designer.md's `tap_self`); a kind file names
+    it, the loader checks where it fits, and a declaration pays it."""
+
+    @prices.price(
+        "tap_self",
+        ja="行動完了にする（戻らない）",
+        en="unit becomes 行動完了 for good",
+        clause="AB-1",
+        categories=("ability",),
+        needs="only a unit's own ability can tap it",
+        brings_about=("acted",),
+    )
+    def _tap_self(board: Board, item: object, spec: object, unit: Unit) -> None:
+        unit.acted = True
+        board.note(f"{unit.name} becomes 行動完了", "AB-1")
+
+    try:
+        rules = builtin().extend(_trial_rules(tmp_path, "tap_self", "declare"))
+        assert rules.kinds["trial"].price == "tap_self"
+        refused = tmp_path / "refused.toml"
+        refused.write_text("[kind.skill]\nprice = 'tap_self'\n", encoding="utf-8")
+        with pytest.raises(BadInput, match="only a unit's own ability can tap it"):
+            builtin().extend(refused)
+        ability = {"name": "試み", "kind": "trial", "timing": "通常", "target": "self", "effect": "nothing"}
+        units = {"岩の巨人": {"owner": "A", "skills": "土", "abilities": [ability]}, "水の精": {"owner": "B"}}
+        data = {
+            "players": ["A", "B"],
+            "geos": {"荒野": {"holder": "B"}},
+            "units": {u: {"geo": "荒野", **d} for u, d in units.items()},
+            "start": {"at": "normal_timing", "battle": {"advancing": "A", "geo": "荒野", "turn": "A"}},
+        }
+        game = build_game(data, rules)
+        game.apply("A: activate 試み of 岩の巨人")
+        assert game.table.units["岩の巨人"].acted
+        assert "岩の巨人 becomes 行動完了" in [e.text for e in game.log]
+    finally:
+        PRICES.unregister("tap_self")
