@@ -78,24 +78,26 @@ def _symbol(text: str, where: str) -> str:
 
 
 # ---------------------------------------------------------------- the words
-@effect("destroy", ja="撃破", en="target unit is destroyed (撃破)", clause="FLOW-ZONES")
-def _destroy(board: Board, eff: Effect, hit: Hit) -> bool:
-    u = hit.unit
-    if u is None or not u.on_field:
-        return False
-    board.note(f"{u.name} is destroyed (撃破)", hit.clause)
-    board.leave_field(u, "graveyard", destroyed=True)
-    return True
+def _leaving(zone: str, happens: str, destroyed: bool = False, discarded: bool = False) -> EffectFn:
+    """An effect that takes its unit off the field to ``zone`` (what it carries goes too, EQ-1)."""
+
+    def leave(board: Board, eff: Effect, hit: Hit) -> bool:
+        u = hit.unit
+        if u is None or not u.on_field:
+            return False
+        board.note(f"{u.name} {happens}", hit.clause)
+        board.leave_field(u, zone, destroyed=destroyed, discarded=discarded)
+        return True
+
+    return leave
 
 
-@effect("discard", ja="破棄", en="target unit is discarded (破棄)", clause="FLOW-ZONES")
-def _discard(board: Board, eff: Effect, hit: Hit) -> bool:
-    u = hit.unit
-    if u is None or not u.on_field:
-        return False
-    board.note(f"{u.name} is discarded (破棄)", hit.clause)
-    board.leave_field(u, "graveyard", discarded=True)
-    return True
+effect("destroy", ja="撃破", en="target unit is destroyed (撃破)", clause="FLOW-ZONES")(
+    _leaving("graveyard", "is destroyed (撃破)", destroyed=True)
+)
+effect("discard", ja="破棄", en="target unit is discarded (破棄)", clause="FLOW-ZONES")(
+    _leaving("graveyard", "is discarded (破棄)", discarded=True)
+)
 
 
 @effect(
@@ -108,14 +110,9 @@ def _exhaust(board: Board, eff: Effect, hit: Hit) -> bool:
     return True
 
 
-@effect("bounce", ja="手札に戻す", en="target unit returns to its owner's hand (leaves the field)", clause="FLOW-ZONES")
-def _bounce(board: Board, eff: Effect, hit: Hit) -> bool:
-    u = hit.unit
-    if u is None or not u.on_field:
-        return False
-    board.note(f"{u.name} returns to its owner's hand and leaves the field", hit.clause)
-    board.leave_field(u, "hand")
-    return True
+effect("bounce", ja="手札に戻す", en="target unit returns to its owner's hand (leaves the field)", clause="FLOW-ZONES")(
+    _leaving("hand", "returns to its owner's hand and leaves the field")
+)
 
 
 @effect(
