@@ -254,8 +254,8 @@ def test_ab1_a_designer_registers_a_price_word_and_a_kind_uses_it(tmp_path: Path
 
     @prices.price(
         "tap_self",
-        ja="行動完了にする（戻らない）",
-        en="unit becomes 行動完了 for good",
+        ja="行動完了にする（能力のみ）",
+        en="unit becomes 行動完了 (abilities only)",
         clause="AB-1",
         categories=("ability",),
         needs="only a unit's own ability can tap it",
