@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
-from . import effects, prices
+from . import effects, prices, resolutions
 from .battle import GameFlow
 from .chain import CounterChain
 from .errors import BadInput, RuleViolation
@@ -244,6 +244,12 @@ class Game:
 
     def ability_of(self, item: ChainItem) -> Ability | None:
         return self._ability_of(item)
+
+    def source_of(self, item: ChainItem) -> Card | Ability | None:
+        return self._source_of(item)
+
+    def equip(self, card: Card, unit: Unit) -> None:
+        self._equip(card, unit)
 
     def _flow(self, event: str, text: str, clause: str) -> None:
         self.flow.send(event)
@@ -1173,26 +1179,7 @@ class Game:
         return found
 
     def _apply_effect(self, item: ChainItem, spec: KindSpec) -> None:
-        t = self.table
-        if spec.category == "attack":
-            target = t.units.get(item.target or "")
-            if target and self.variants.attack_outcome == "destroy_target" and target.on_field:
-                self._note(f"the attack destroys {target.name} (撃破)", "FLOW-ATK")
-                self._leave_field(target, "graveyard", destroyed=True)
-            return
-        if spec.category == "speed_roll":
-            return
-        if spec.category == "equip":
-            self._equip(t.cards[item.source], self._unit(item.unit))
-            return
-        source = self._source_of(item)
-        if source is None:
-            return
-        if source.min_roll and (item.dice or 0) < source.min_roll:
-            self._note(f"dice {item.dice} is below {source.min_roll}: no effect", spec.clause("resolve"))
-            return
-        for eff in source.effect:
-            effects.resolve(self, eff, item, spec.clause("resolve"))
+        resolutions.resolve(self, item, spec)
 
     def _leave_field(self, u: Unit, zone: str, destroyed: bool = False, discarded: bool = False) -> None:
         u.zone = zone

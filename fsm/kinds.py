@@ -18,8 +18,9 @@ from typing import Any
 from .errors import BadInput
 from .prices import PRICES as PRICE_WORDS
 from .prices import self_fizzling, unfit
+from .resolutions import CATEGORIES as RESOLVED_AS
 
-CATEGORIES = ("ability", "skill", "attack", "speed_roll", "equip")
+CATEGORIES = tuple(RESOLVED_AS)  # what resolving each does: fsm/resolutions.py
 USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
 PRICES = tuple(PRICE_WORDS)  # the built-in price words; the loader reads fsm/prices.py itself
 PAID_AT = ("declare", "resolve")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .model import Ability, ChainItem, Table, Unit
+from .model import Ability, Card, ChainItem, Table, Unit
 from .skills import Pool
 from .variants import Variants
 
@@ -65,6 +65,12 @@ class Board(Protocol):
 
     def ability_of(self, item: ChainItem) -> Ability | None:
         """The unit's ability a chain item was declared from (None for a card)."""
+
+    def source_of(self, item: ChainItem) -> Card | Ability | None:
+        """The card or the unit's ability a chain item was declared from (None: attack, speed roll)."""
+
+    def equip(self, card: Card, unit: Unit) -> None:
+        """Attach the card to the unit; it holds its condition's skills while it stays (EQ-1)."""
 
     def source_name(self, item: ChainItem) -> str:
         """The card's or ability's name, as a player reads it."""

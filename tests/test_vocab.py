@@ -20,17 +20,19 @@ from fsm.kinds import CATEGORIES
 from fsm.model import Effect, Unit
 from fsm.prices import PRICES
 from fsm.protocol import Board
+from fsm.resolutions import CATEGORIES as RESOLVED_AS
 from fsm.ruleset import builtin
 from fsm.scenario import build_game
 
 REPO = Path(__file__).resolve().parents[1]
-REGISTRIES = {"effect": EFFECTS, "price": PRICES}
+REGISTRIES = {"effect": EFFECTS, "price": PRICES, "category": RESOLVED_AS}
 
 
 # ---------------------------------------------------------------- every word is a whole entry
 @pytest.mark.parametrize(("what", "key"), [(w, k) for w, r in REGISTRIES.items() for k in r])
-def test_ab1_every_effect_and_price_word_has_labels_a_clause_and_a_function(what: str, key: str) -> None:
-    """AB-1: each word reads in Japanese and English and cites a clause of the catalogue."""
+def test_ab1_every_effect_price_and_category_word_has_labels_a_clause_and_a_function(what: str, key: str) -> None:
+    """AB-1: each word reads in Japanese and English and cites a clause of the catalogue; a
+    category's function is what resolving its items does (ACT-7, SC-7, FLOW-ATK, EQ-1)."""
     entry = REGISTRIES[what][key]
     assert entry.ja and entry.en and entry.ja != key and entry.en != key
     assert entry.clause in CLAUSES, f"{what} {key}: {entry.clause} is not a catalogue clause"
