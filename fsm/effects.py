@@ -73,10 +73,6 @@ def _number(text: str, where: str) -> str:
     return text
 
 
-def _symbol(text: str, where: str) -> str:
-    return symbol(text, where)
-
-
 # ---------------------------------------------------------------- the words
 def _leaving(zone: str, happens: str, destroyed: bool = False, discarded: bool = False) -> EffectFn:
     """An effect that takes its unit off the field to ``zone`` (what it carries goes too, EQ-1)."""
@@ -121,7 +117,7 @@ effect("bounce", ja="手札に戻す", en="target unit returns to its owner's ha
     en="target unit loses one skill of the given symbol for this battle",
     clause="SC-2",
     lasting=Lasting(skills=-1),
-    arg=_symbol,
+    arg=symbol,
 )
 def _strip(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
@@ -138,7 +134,7 @@ def _strip(board: Board, eff: Effect, hit: Hit) -> bool:
     en="target unit gains one skill of the given symbol for this battle",
     clause="TIM-BTL",
     lasting=Lasting(skills=+1),
-    arg=_symbol,
+    arg=symbol,
 )
 def _grant(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
