@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
+from . import effects, prices, resolutions
 from .battle import GameFlow
 from .chain import CounterChain
 from .errors import BadInput, RuleViolation
@@ -25,7 +26,7 @@ from .moves import VERBS, Move, parse
 from .procedures import Procedure, procedure_class
 from .recheck import RECHECKS, failing
 from .ruleset import Ruleset, builtin
-from .skills import Condition, Pool, can_pay, coverable, fmt, payment
+from .skills import Condition, Pool, can_pay, coverable, fmt
 from .timing import Point, TimingSpec, refusal_clause, use_as
 from .variants import BY_NAME as VARIANT_SPECS
 from .variants import Variants
@@ -237,6 +238,26 @@ class Game:
     def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None:
         self.log.append(LogEntry(text, clause, machine, entered, self._current_move))
 
+    # What a price or an effect may ask of the game (fsm.protocol.Board): the registries
+    # (fsm/prices.py, fsm/effects.py) call these, never the private methods.
+    def note(self, text: str, clause: str) -> None:
+        self._note(text, clause)
+
+    def leave_field(self, unit: Unit, zone: str, destroyed: bool = False, discarded: bool = False) -> None:
+        self._leave_field(unit, zone, destroyed, discarded)
+
+    def reroll_speed(self, clause: str) -> None:
+        self._reroll_speed(clause)
+
+    def ability_of(self, item: ChainItem) -> Ability | None:
+        return self._ability_of(item)
+
+    def source_of(self, item: ChainItem) -> Card | Ability | None:
+        return self._source_of(item)
+
+    def equip(self, card: Card, unit: Unit) -> None:
+        self._equip(card, unit)
+
     def _flow(self, event: str, text: str, clause: str) -> None:
         self.flow.send(event)
         self._note(
@@ -267,8 +288,9 @@ class Game:
         return b is not None and unit.id in b.participants and unit.on_field
 
     # ------------------------------------------------------------------ skills
-    def _continuous_effects(self, unit: Unit, op: str) -> list[Effect]:
-        """Effects of 【自動】 without [戦闘]: always in effect, in battle or not (AUTO-4).
+    def _continuous_effects(self, unit: Unit, op: str | None = None) -> list[Effect]:
+        """Effects of 【自動】 without [戦闘]: always in effect, in battle or not (AUTO-4);
+        what each keeps doing is its word's ``lasting`` (fsm/effects.py).
 
         A 【同調】 one works only while its partner is in the same party (SYNC-1).
         """
@@ -278,26 +300,24 @@ class Game:
             if self._is_continuous(ab)
             if ab.sync is None or self._partner(unit, ab.sync)
             for eff in ab.effect
-            if eff.op == op
+            if op is None or eff.op == op
         ]
 
     def _is_continuous(self, ab: Ability) -> bool:
         return self.rules.kinds[ab.kind].usable in ("continuous", "battle_start") and not ab.battle_only
 
-    def _continuous_grants(self, unit: Unit) -> Pool:
-        return Counter(eff.arg for eff in self._continuous_effects(unit, "grant"))
-
     def available(self, unit: Unit) -> Pool:
         """Skills the unit has now: base + grants − used this battle (SC-2) − what a continuous
         【自動】 takes away for as long as it is in effect (AUTO-4)."""
-        total = unit.skills.base + unit.skills.granted + self._continuous_grants(unit)
+        gained, lost = effects.lasting_skills(self._continuous_effects(unit))
+        total = unit.skills.base + unit.skills.granted + gained
         total.subtract(unit.skills.consumed)
-        total.subtract(Counter(eff.arg for eff in self._continuous_effects(unit, "strip")))
+        total.subtract(lost)
         return +total
 
     def acted(self, unit: Unit) -> bool:
         """行動完了: made so by acting or an effect, or held so by a continuous 【自動】 (AUTO-4)."""
-        return unit.acted or bool(self._continuous_effects(unit, "exhaust"))
+        return unit.acted or effects.holds_acted(self._continuous_effects(unit))
 
     def holdings(self, unit: Unit) -> list[Pool]:
         """What is already held on this unit: pending skill uses (SC-4) and equips (EQ-1)."""
@@ -339,7 +359,7 @@ class Game:
     def _equips_on(self, unit: Unit) -> list[Card]:
         return [c for c in self.table.cards.values() if c.zone == "equipped" and c.equipped_to == unit.id]
 
-    def _holders(self, unit: Unit) -> str:
+    def holders(self, unit: Unit) -> str:
         names = [self.source_name(i) for i in self._pending_uses(unit)]
         return ", ".join(names + [c.name for c in self._equips_on(unit)])
 
@@ -572,13 +592,13 @@ class Game:
             )
         if not can_pay(have, [cond.needs, *self.holdings(u)]):
             return (
-                self._held_clause(u, cond.needs, clause),
-                f"{u.name} has {fmt(have)}, already held by {self._holders(u)}, "
+                self.held_clause(u, cond.needs, clause),
+                f"{u.name} has {fmt(have)}, already held by {self.holders(u)}, "
                 f"so {card.name} ({cond}) could not be paid at resolution",
             )
         return None
 
-    def _held_clause(self, u: Unit, need: Pool, clause: str) -> str:
+    def held_clause(self, u: Unit, need: Pool, clause: str) -> str:
         """Why ``need`` cannot be paid from what is free: EQ-1 if only the skills u's equips hold
         stand in the way (an equip holds them while equipped), else the using kind's own clause."""
         pending = [Counter(dict(i.reserved)) for i in self._pending_uses(u)]
@@ -708,15 +728,9 @@ class Game:
         if spec.frequency == "once_while_unmarched" and (u.marched or name in u.declared):
             return (spec.clause("frequency"), f"{u.name} is already 進軍完了")
         # the price must be payable (COST-3)
-        if ab is not None and spec.price == "pay_cost":
-            have = self.available(u)
-            holdings = self.holdings(u)
-            if not can_pay(have, [ab.cost_pool, *holdings]):
-                held = f", already held by {self._holders(u)}," if holdings else ""
-                return (
-                    self._held_clause(u, ab.cost_pool, spec.clause("price")),
-                    f"{u.name} has {fmt(have)}{held} and cannot pay the 代償 {fmt(ab.cost_pool)} of {ab.name}",
-                )
+        unpayable = prices.payable(self, spec, u, ab)
+        if unpayable is not None:
+            return unpayable
         # 【同調】 partner (SYNC-1)
         if ab is not None and ab.sync and not self._partner(u, ab.sync):
             return (
@@ -1146,9 +1160,6 @@ class Game:
     def partner(self, unit: Unit, name: str) -> Unit | None:
         return self._partner(unit, name)
 
-    def ability_of(self, item: ChainItem) -> Ability | None:
-        return self._ability_of(item)
-
     def _after_chain(self) -> None:
         t = self.table
         t.priority = None
@@ -1164,50 +1175,10 @@ class Game:
 
     # ------------------------------------------------------------------ called by the procedures
     def _pay_price(self, item: ChainItem, spec: KindSpec) -> None:
-        u = self.table.units.get(item.unit or "")
-        if u is None:
-            return
-        if spec.price == "act" and spec.category == "attack" and not self.variants.normal_action_acts:
-            self._note(f"{u.name} attacks and stays 行動未完了 (variant normal_action_acts)", spec.clause("price"))
-        elif spec.price == "act":
-            u.acted = True
-            self._note(f"{u.name} becomes 行動完了", spec.clause("price"))
-        elif spec.price == "march":
-            u.marched = True
-            self._note(f"{u.name} becomes 進軍完了", spec.clause("price"))
-        elif spec.price == "discard_self":
-            if u.on_field:
-                self._note(f"{u.name} is discarded (破棄) as the price", spec.clause("price"))
-                self._leave_field(u, "graveyard", discarded=True)
-        elif spec.price == "pay_cost":
-            ab = self._ability_of(item)
-            assert ab is not None, "a 代償 is paid only by an ability"
-            paid = payment(self.available(u), ab.cost_pool)
-            u.skills.consumed.update(paid)
-            item.paid = tuple(paid.items())
-            self._note(f"{u.name} pays the 代償 {fmt(paid)}", spec.clause("price"))
-            self._note_stand_in(ab.cost_pool, paid)
-        elif spec.price == "consume_condition":
-            card = self.table.cards[item.source]
-            paid = payment(self.available(u), card.condition.needs)
-            u.skills.consumed.update(paid)
-            item.reserved = ()
-            self._note(f"{u.name} uses {fmt(paid)} for {card.name}; lost for this battle", "SC-2")
-            self._note_stand_in(card.condition.needs, paid)
-
-    def _note_stand_in(self, need: Pool, paid: Pool) -> None:
-        extra = paid.get("全", 0) - need.get("全", 0)
-        if extra > 0:
-            covered = fmt(Counter({s: n - paid.get(s, 0) for s, n in need.items() if n > paid.get(s, 0)}))
-            self._note(f"全×{extra} stands in for {covered}", "SYM-2")
+        prices.pay(self, item, spec)
 
     def _reserve(self, item: ChainItem) -> None:
-        card = self.table.cards[item.source]
-        item.reserved = card.condition.symbols
-        self._note(
-            f"{card.name}'s condition {card.condition} is held on {self._unit(item.unit).name} until resolution",
-            "SC-4",
-        )
+        prices.hold(self, item, self.spec_of(item))
 
     def _roll_dice(self, item: ChainItem) -> None:
         if self._has_dice(item):
@@ -1219,92 +1190,13 @@ class Game:
         return bool(source and source.dice)
 
     def _release(self, item: ChainItem, spec: KindSpec) -> None:
-        item.reserved = ()
+        prices.release(self, item, spec)
         u = self.table.units.get(item.unit or "")
-        if u is None:
-            return
-        if spec.price == "pay_cost" and item.paid and self.variants.refund_cost_on_fizzle:
-            u.skills.consumed.subtract(Counter(dict(item.paid)))
-            u.skills.consumed = +u.skills.consumed
-            self._note(
-                f"the 代償 {fmt(Counter(dict(item.paid)))} is refunded (variant refund_cost_on_fizzle)",
-                "COST-5",
-            )
-        if spec.frequency == "once_while_unacted" and not self.variants.fizzled_action_uses_chance:
+        if u is not None and spec.frequency == "once_while_unacted" and not self.variants.fizzled_action_uses_chance:
             u.declared.discard(item.source)
-        if spec.price_paid == "resolve" and spec.price in ("act", "discard_self", "march"):
-            # the price belongs to step 4 (ACT-7, SD-7): a fizzled item never pays it
-            price = WORDS[spec.price][1]
-            self._note(f"{self.source_name(item)} fizzled, so its price ({price}) is never paid", spec.clause("price"))
 
     def _apply_effect(self, item: ChainItem, spec: KindSpec) -> None:
-        t = self.table
-        if spec.category == "attack":
-            target = t.units.get(item.target or "")
-            if target and self.variants.attack_outcome == "destroy_target" and target.on_field:
-                self._note(f"the attack destroys {target.name} (撃破)", "FLOW-ATK")
-                self._leave_field(target, "graveyard", destroyed=True)
-            return
-        if spec.category == "speed_roll":
-            return
-        if spec.category == "equip":
-            self._equip(t.cards[item.source], self._unit(item.unit))
-            return
-        source = self._source_of(item)
-        if source is None:
-            return
-        if source.min_roll and (item.dice or 0) < source.min_roll:
-            self._note(f"dice {item.dice} is below {source.min_roll}: no effect", spec.clause("resolve"))
-            return
-        for eff in source.effect:
-            self._effect(eff, item, spec)
-
-    def _effect(self, eff: Effect, item: ChainItem, spec: KindSpec) -> None:
-        t = self.table
-        clause = spec.clause("resolve")
-        target_id = item.target
-        if target_id in (None, "self") and item.unit:
-            target_id = item.unit
-        u = t.units.get(target_id or "")
-        b = t.battle
-        if eff.op == "speed" and b is not None:
-            player = target_id if target_id in t.players else (u.owner if u else item.declarer)
-            # an answer to the dice counts for this speed determination; anything else for the battle
-            mods = b.roll_mod if item.during == "speed" else b.speed_mod
-            mods[player] = mods.get(player, 0) + int(eff.arg or 0)
-            self._note(f"{player}'s speed changes by {eff.arg}", clause)
-            return
-        if eff.op == "reroll" and b is not None:
-            self._reroll_speed(clause)
-            b.rerolled = self.flow.at("speed") and self.variants.reroll_answerable
-            return
-        if u is None:
-            self._note(f"{eff.op}: no unit to affect", clause)
-            return
-        if eff.op == "destroy" and u.on_field:
-            self._note(f"{u.name} is destroyed (撃破)", clause)
-            self._leave_field(u, "graveyard", destroyed=True)
-        elif eff.op == "discard" and u.on_field:
-            self._note(f"{u.name} is discarded (破棄)", clause)
-            self._leave_field(u, "graveyard", discarded=True)
-        elif eff.op == "bounce" and u.on_field:
-            self._note(f"{u.name} returns to its owner's hand and leaves the field", clause)
-            self._leave_field(u, "hand")
-        elif eff.op == "exhaust":
-            u.acted = True
-            self._note(f"{u.name} becomes 行動完了", clause)
-        elif eff.op == "strip":
-            if self.available(u).get(eff.arg, 0) > 0:
-                u.skills.consumed[eff.arg] += 1
-            self._note(f"{u.name} loses {eff.arg} for this battle", clause)
-        elif eff.op == "grant":
-            u.skills.granted[eff.arg] += 1
-            self._note(f"{u.name} gains {eff.arg} for this battle", clause)
-        elif eff.op == "leave_party":
-            u.party = None
-            self._note(f"{u.name} leaves its party", clause)
-        else:
-            self._note(f"{eff.op}: no change on the table", clause)
+        resolutions.resolve(self, item, spec)
 
     def _leave_field(self, u: Unit, zone: str, destroyed: bool = False, discarded: bool = False) -> None:
         u.zone = zone

@@ -16,11 +16,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import BadInput
+from .prices import PRICES as PRICE_WORDS
+from .prices import self_fizzling, unfit
 from .recheck import RECHECKS
+from .resolutions import CATEGORIES as RESOLVED_AS
 
-CATEGORIES = ("ability", "skill", "attack", "speed_roll", "equip")
+CATEGORIES = tuple(RESOLVED_AS)  # what resolving each does: fsm/resolutions.py
 USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
-PRICES = ("act", "pay_cost", "discard_self", "march", "consume_condition", "none")
+PRICES = tuple(PRICE_WORDS)  # the built-in price words; the loader reads fsm/prices.py itself
 PAID_AT = ("declare", "resolve")
 FREQUENCIES = (
     "once_while_unacted",
@@ -44,12 +47,7 @@ CLAUSE_SLOTS = (
 
 #: How each vocabulary word reads in a diagram or a message: (Japanese, English).
 WORDS: dict[str, tuple[str, str]] = {
-    "act": ("行動完了にする", "unit becomes 行動完了"),
-    "pay_cost": ("代償を消費", "pay the 代償"),
-    "discard_self": ("ユニットを破棄", "discard the unit"),
-    "march": ("進軍完了にする", "unit becomes 進軍完了"),
-    "consume_condition": ("条件のスキルを使用", "consume the condition's skills"),
-    "none": ("なし", "nothing"),
+    **PRICE_WORDS.labels(),  # the prices' labels live with their entries; "none" also reads a target
     "once_while_unacted": ("行動未完了の間に1度", "once while 行動未完了"),
     "unlimited": ("何回でも", "any number of times"),
     "once_per_battle": ("戦闘中に1度", "once per battle"),
@@ -122,6 +120,11 @@ def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: 
     return str(value)
 
 
+def _fits(data: Mapping[str, Any]) -> bool:
+    """Both words known, so whether they go together can be asked (unknown words are refused below)."""
+    return data.get("price") in PRICE_WORDS and data.get("category") in CATEGORIES
+
+
 def kind_to_data(spec: KindSpec) -> dict[str, Any]:
     """The ``[kind.NAME]`` table a spec was read from (so a designer may change one setting)."""
     return {
@@ -168,10 +171,11 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
                 f"{reason!r} is not a recheck condition; use: {', '.join(FIZZLE_REASONS)}",
                 f"{where}.fizzle_if",
             )
-    if "acted" in fizzle and data.get("price") == "act" and data.get("price_paid") == "declare":
+    spoilt = self_fizzling(str(data.get("price")), str(data.get("price_paid")), fizzle)
+    if spoilt:
         raise BadInput(
-            "the price makes the unit 行動完了 at declaration, so a recheck for 'acted' would always "
-            "fizzle it; drop 'acted' from fizzle_if or pay the price at resolve",
+            f"the price ({PRICE_WORDS[data['price']].en}) is paid at declaration, so a recheck for {spoilt!r} "
+            f"would always fizzle it; drop {spoilt!r} from fizzle_if or pay the price at resolve",
             f"{where}.fizzle_if",
         )
     nobody_declares = data.get("usable") in ("battle_start", "continuous") or data.get("category") == "speed_roll"
@@ -181,6 +185,9 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
             "(AUTO-1) or the speed roll (FLOW-SPD); a kind a player declares needs another frequency",
             f"{where}.frequency",
         )
+    misfit = unfit(data["price"], data["category"]) if _fits(data) else ""
+    if misfit:
+        raise BadInput(f"{misfit}; choose another price or category", f"{where}.price")
     clauses = data.get("clauses", {})
     if not isinstance(clauses, Mapping):
         raise BadInput("clauses must be a table of step = clause ID", f"{where}.clauses")
@@ -193,7 +200,7 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         en=data["en"],
         category=_choice(data, "category", CATEGORIES, where),
         usable=_choice(data, "usable", USABLE, where),
-        price=_choice(data, "price", PRICES, where),
+        price=_choice(data, "price", tuple(PRICE_WORDS), where),  # read live: a designer may register one
         price_paid=_choice(data, "price_paid", PAID_AT, where),
         frequency=_choice(data, "frequency", FREQUENCIES, where),
         targets=_choice(data, "targets", TARGETS, where),

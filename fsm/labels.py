@@ -25,6 +25,7 @@ from typing import Literal
 from statemachine import StateChart
 
 from .kinds import CLAUSE_SLOTS, WORDS, KindSpec
+from .prices import PRICES, free
 from .procedures import EVENTLESS_STEPS, GUARDS, MEANINGS, Procedure
 
 Lang = Literal["ja", "en", "both"]
@@ -120,7 +121,7 @@ class Labeller:
         spec = self.spec
         if spec is not None and name == "pay_price":
             # The price itself says more than "pay the price": "unit becomes 行動完了".
-            ja, en = WORDS[spec.price]
+            ja, en = PRICES[spec.price].labels
             return Term(ja, en, spec.clause("price"))
         return self._term(name)
 
@@ -148,8 +149,8 @@ class Labeller:
 def price_term(spec: KindSpec) -> Term:
     """The price and when it is paid (``price_paid``), e.g. "unit becomes 行動完了, at resolution";
     a kind with no price has no time to pay it."""
-    ja, en = WORDS[spec.price]
-    if spec.price != "none":
+    ja, en = PRICES[spec.price].labels
+    if not free(spec.price):
         ja, en = f"{ja}（{PAID_AT[spec.price_paid][0]}）", f"{en}, {PAID_AT[spec.price_paid][1]}"
     return Term(ja, en, spec.clause("price"))
 

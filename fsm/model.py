@@ -17,26 +17,6 @@ from typing import Any, cast
 
 from .skills import Condition, Pool, SkillPool
 
-#: Effect operations a card or ability may have, applied to its target on resolution.
-EFFECT_OPS = {
-    "destroy": "target unit is destroyed (撃破)",
-    "discard": "target unit is discarded (破棄)",
-    "exhaust": "target unit becomes 行動完了",
-    "bounce": "target unit returns to its owner's hand (leaves the field)",
-    "strip": "target unit loses one skill of the given symbol for this battle",
-    "grant": "target unit gains one skill of the given symbol for this battle",
-    "leave_party": "target unit leaves its party",
-    "speed": "target player's speed total changes by the given amount",
-    "reroll": "the speed dice are rolled again",
-    "nothing": "no effect on the table (the card's text is outside this rules page)",
-}
-
-#: Effects that happen once and are over (a unit leaves the field or its party, dice are
-#: rolled).  A 【自動】 without [戦闘] is in effect all the time (AUTO-4), which only a lasting
-#: state can be: so these are refused on one.  The others (grant, strip, exhaust, speed,
-#: nothing) hold for as long as the auto does.
-ONE_OFF_OPS = ("destroy", "discard", "bounce", "leave_party", "reroll")
-
 
 def _shallow(obj: Any) -> Any:
     """A new object of the same class sharing the old one's field values (no __init__)."""
@@ -47,6 +27,8 @@ def _shallow(obj: Any) -> Any:
 
 @dataclass(frozen=True)
 class Effect:
+    """One effect word and its argument (its meaning: :mod:`fsm.effects`)."""
+
     op: str
     arg: str = ""
 

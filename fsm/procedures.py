@@ -43,8 +43,9 @@ from typing import Any, cast
 from statemachine import State, StateChart
 from statemachine.factory import StateMachineMetaclass
 
-from .kinds import WORDS, KindSpec
+from .kinds import KindSpec
 from .model import ChainItem
+from .prices import PRICES, free, holds
 from .protocol import ProcedureHost
 from .recheck import RECHECKS, Recheck
 
@@ -184,7 +185,8 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
     first, start_id, ja = ("activate", "activated", "自動発動") if spec.by_itself else ("declare", "declared", "宣言")
     start = _state(ja, start_id)
     resolved = _state("発動", "resolved", final=True)
-    price = WORDS[spec.price][1] if spec.price == "none" else f"{WORDS[spec.price][1]}, paid at {spec.price_paid}"
+    paid = PRICES[spec.price].en
+    price = paid if free(spec.price) else f"{paid}, paid at {spec.price_paid}"
     attrs: dict[str, Any] = {
         "spec": spec,
         "__doc__": f"{spec.label} {spec.en}: price {price}.",
@@ -193,15 +195,15 @@ def procedure_class(spec: KindSpec) -> type[Procedure]:
         "resolved": resolved,
     }
     on_declare = []
-    if spec.price_paid == "declare" and spec.price != "none":
+    if spec.price_paid == "declare" and not free(spec.price):
         on_declare.append("pay_price")
-    if spec.price == "consume_condition":
+    if holds(spec.price):
         on_declare.append("reserve_condition")
     on_declare.append("roll_dice")  # right after declaring, before step 2 (ACT-4, COST-3, SD-4)
     if spec.acts_in_normal_timing:
         on_declare.append("act_in_normal_timing")
     attrs[first] = idle.to(start, before="tell_declare", on=on_declare)
-    on_resolve = ["pay_price"] if spec.price_paid == "resolve" and spec.price != "none" else []
+    on_resolve = ["pay_price"] if spec.price_paid == "resolve" and not free(spec.price) else []
     on_resolve.append("apply_effect")
     # Where the item goes when its turn to resolve comes: its recheck, or (nothing to recheck)
     # straight to resolving, e.g. idle ─declare→ declared ─→ resolved for a 【進軍】 (MAR-3).

@@ -44,11 +44,13 @@ from typing import Any
 import yaml
 
 from .catalogue import CLAUSES
+from .effects import EFFECTS, one_off
+from .effects import parse as parse_effect
 from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
-from .model import EFFECT_OPS, ONE_OFF_OPS, Ability, Battle, Card, Effect, Geo, Table, Unit
+from .model import Ability, Battle, Card, Effect, Geo, Table, Unit
 from .ruleset import Ruleset, builtin
-from .skills import Condition, Pool, SkillPool, fmt, pool, symbol
+from .skills import Condition, Pool, SkillPool, fmt, pool
 from .timing import parse_timings
 from .variants import Variants
 
@@ -265,17 +267,7 @@ def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
     for text in items:
         if not isinstance(text, str):
             raise BadInput(f"an effect is text such as 'destroy' or 'strip 土', got {_shown(text)}", where)
-        op, _, arg = text.strip().partition(" ")
-        if op not in EFFECT_OPS:
-            raise BadInput(f"unknown effect {op!r}; effects: {', '.join(EFFECT_OPS)}", where)
-        if op in ("strip", "grant"):
-            arg = symbol(arg, where)
-        if op == "speed":
-            try:
-                int(arg)
-            except ValueError:
-                raise BadInput(f"speed needs a number, e.g. 'speed +1', not {text!r}", where) from None
-        out.append(Effect(op, arg.strip()))
+        out.append(parse_effect(text, where))
     return tuple(out)
 
 
@@ -352,12 +344,12 @@ def _check_auto(f: _Fields, name: str, target: str, battle_only: bool, effect: t
             f"so target: {target} cannot be chosen; its effect falls on its own unit (target: self)",
             f.at("target"),
         )
-    one_off = [str(e) for e in effect if e.op in ONE_OFF_OPS]
-    if one_off and not battle_only:
+    one_off_effects = [str(e) for e in effect if one_off(e.op)]
+    if one_off_effects and not battle_only:
         raise BadInput(
-            f"{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {', '.join(one_off)} happens "
+            f"{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {', '.join(one_off_effects)} happens "
             "once and cannot last, so it cannot be always in effect. Use a lasting effect "
-            "(grant, strip, exhaust, speed) or mark the auto [戦闘] (timing: 戦闘)",
+            f"({', '.join(op for op in EFFECTS if not one_off(op))}) or mark the auto [戦闘] (timing: 戦闘)",
             f.at("effect"),
         )
 

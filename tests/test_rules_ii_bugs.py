@@ -10,9 +10,9 @@ import pytest
 from conftest import make, play, refused
 
 from fsm.cli import main
+from fsm.effects import EFFECTS, one_off
 from fsm.engine import Game
 from fsm.errors import BadInput
-from fsm.model import ONE_OFF_OPS
 from fsm.scenario import load
 
 
@@ -160,7 +160,7 @@ def test_auto_4_sync_continuous_strip_only_while_the_partner_is_there() -> None:
     assert g.available(caster) == {"土": 1}
 
 
-@pytest.mark.parametrize("op", ONE_OFF_OPS)
+@pytest.mark.parametrize("op", [op for op in EFFECTS if one_off(op)])
 def test_auto_4_one_off_effect_on_a_continuous_auto_is_refused_on_load(tmp_path: Path, op: str) -> None:
     """AUTO-4: an effect that happens once cannot be always in effect: the file is refused (exit 2)
     with its file and line; with [戦闘] the same effect is accepted (it happens once, at battle start)."""

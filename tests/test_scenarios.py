@@ -302,8 +302,8 @@ def test_missing_scenario_file_is_bad_input(tmp_path: Path) -> None:
 def test_docs_explain_every_key_move_effect_timing_and_variant() -> None:
     """docs/scenarios.md names every key the reader accepts, every move form, effect, start point,
     target kind, timing and rule variant, and every scenario of the library."""
+    from fsm.effects import EFFECTS
     from fsm.engine import Game
-    from fsm.model import EFFECT_OPS
     from fsm.moves import VERBS
     from fsm.ruleset import builtin
     from fsm.scenario import ABILITY_KEYS, CARD_KEYS, EXPECT_KEYS, TARGET_KINDS, TOP_KEYS, UNIT_CHECKS, UNIT_KEYS
@@ -314,7 +314,7 @@ def test_docs_explain_every_key_move_effect_timing_and_variant() -> None:
     keys |= {"holder", "limit", "at", "active", "battle", "advancing", "geo", "turn", "first", "front"}
     keys |= {"refused", "clause", "result"}
     missing = [k for k in sorted(keys) if f"`{k}`" not in text and f"{{{k}:" not in text]
-    missing += [f"effect {op}" for op in EFFECT_OPS if f"`{op}" not in text]
+    missing += [f"effect {op}" for op in EFFECTS if f"`{op}" not in text]
     missing += [f"move {verb}" for verb in VERBS if f"`A: {verb}" not in text]
     missing += [f"start {at}" for at in Game.STARTS if f"`{at}`" not in text]
     missing += [f"target {t}" for t in TARGET_KINDS if f"`{t}`" not in text]
