@@ -30,3 +30,22 @@ def test_python_m_fsm_rules() -> None:
     assert firsts == list(CLAUSES)
     for cid in CLAUSES:
         assert any(line.startswith(cid + " ") for line in lines), cid
+
+
+def test_fsm_rules_lang_ja_prints_the_japanese_catalogue() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    out = subprocess.run(
+        [sys.executable, "-m", "fsm", "rules", "--lang", "ja"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+        timeout=60,
+    ).stdout
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == list(CLAUSES)
+    for line, c in zip(lines, CLAUSES.values(), strict=True):
+        assert c.title_ja in line and c.text_ja in line, c.id
+        assert c.text not in line, c.id
