@@ -107,8 +107,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             for line in verdict(result) if args.quiet else narrate(result):
                 print(line)
     if not args.json and sum(counts.values()) > 1:
-        print(_("{passed} passed, {failed} failed, {malformed} malformed").format(
-            passed=counts[0], failed=counts[1], malformed=counts[2]))  # fmt: skip
+        summary = _("{passed} passed, {failed} failed, {malformed} malformed")
+        print(summary.format(passed=counts[0], failed=counts[1], malformed=counts[2]))
     return 2 if counts[2] else 1 if counts[1] else 0
 
 
@@ -162,9 +162,9 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     t = game.table
     at = " / ".join(str(s) for s in game.flow.configuration_values)
     print(_("{file}: at {states}").format(file=args.file, states=at))
+    pending = _("pending #{seq} {source} ({kind}) declared by {player}")
     for item in t.chain:
-        print("  " + _("pending #{seq} {source} ({kind}) declared by {player}").format(
-            seq=item.seq, source=item.source, kind=item.kind, player=item.declarer))  # fmt: skip
+        print("  " + pending.format(seq=item.seq, source=item.source, kind=item.kind, player=item.declarer))
     print("  " + _("to move: {player}").format(player=game.actor() or _("nobody (the game is over)")))
     for m in game.legal_moves():
         print(f"  {m}")
