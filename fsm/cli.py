@@ -166,8 +166,9 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     for item in t.chain:
         print("  " + pending.format(seq=item.seq, source=item.source, kind=item.kind, player=item.declarer))
     print("  " + _("to move: {player}").format(player=game.actor() or _("nobody (the game is over)")))
+    lang = language()
     for m in game.legal_moves():
-        print(f"  {m}")
+        print(f"  {m.text(lang)}")  # in the language asked for: ready to paste into a scenario
     return 1 if result.failures else 0
 
 

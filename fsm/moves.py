@@ -68,7 +68,7 @@ JA_VERBS = {
     "front": "先頭",
 }
 
-#: For each Japanese verb, which particle marks which field of the move, and whether it may be left out.
+#: For each Japanese verb, which particle marks which field of the move, and whether that field is required.
 JA_SLOTS: dict[str, dict[str, tuple[str, bool]]] = {
     "pass": {},
     "use": {"を": ("card", True), "で": ("unit", True), "に": ("target", False)},

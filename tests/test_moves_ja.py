@@ -88,3 +88,16 @@ def test_a_scenario_in_japanese_moves_plays_and_narrates_as_the_english_one(tmp_
     for en, ja in [*rewrites, (str(english), str(japanese))]:
         lines_b = [line.replace(ja, en) for line in lines_b]
     assert lines_b == list(narrate(a))
+
+
+def test_fsm_moves_lang_ja_lists_the_legal_moves_in_japanese(capsys: pytest.CaptureFixture[str]) -> None:
+    """TIM-NORMAL: where the fizzle scenario ends, B's legal moves, written so they can be pasted back."""
+    from fsm.cli import main
+
+    scenario = str(REPO / "scenarios" / "action_fizzles_after_counter.yaml")
+    assert main(["moves", scenario]) == 0
+    english = [line.strip() for line in capsys.readouterr().out.splitlines() if line.startswith("  B: ")]
+    assert main(["moves", "--lang", "ja", scenario]) == 0
+    japanese = [line.strip() for line in capsys.readouterr().out.splitlines() if line.startswith("  B: ")]
+    assert "B: パス" in japanese and "B: pass" in english
+    assert [parse(m) for m in japanese] == [parse(m) for m in english]
