@@ -10,8 +10,9 @@ The language of a message is, first that applies:
 
 Each language has one catalogue, ``fsm/locale/<lang>/LC_MESSAGES/fsm.po``, committed as text.
 The compiled ``fsm.mo`` next to it is written by the install (``setup.py``'s build step); when it
-is missing or older than the ``.po`` (a fresh checkout, a translator's edit), the ``.po`` is
-compiled in memory with Babel instead, so a message is never lost to a stale build.
+is missing or older than the ``.po`` (a translator's edit, a merge), the ``.po`` is compiled with
+Babel on first use instead (and the ``.mo`` rewritten when the folder is writable), so a message
+is never lost to a stale build.
 
 Mark a message with ``_("... {name} ...")`` and fill it with ``.format(name=...)`` *after*
 translating, so the catalogue holds one sentence with named placeholders (word order differs
@@ -107,8 +108,20 @@ def translations(lang: str) -> _gettext.NullTranslations:
         with mo.open("rb") as f:
             return _gettext.GNUTranslations(f)
     if po.is_file():
-        return _gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+        data = compile_po(po)
+        _save(mo, data)
+        return _gettext.GNUTranslations(io.BytesIO(data))
     return _gettext.NullTranslations()
+
+
+def _save(mo: Path, data: bytes) -> None:
+    """Keep a fresh compilation for the next process; a read-only install just compiles again."""
+    tmp = mo.with_name(f"{mo.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, mo)  # atomic: a process reading at the same time sees the old or the new file
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def gettext(message: str, lang: str | None = None) -> str:

@@ -119,8 +119,8 @@ def test_gettext_translates_and_falls_back_to_english() -> None:
     assert i18n.gettext("a message nobody translated", lang="ja") == "a message nobody translated"
 
 
-def test_a_po_newer_than_its_mo_is_compiled_in_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A translator's edit counts at once, without a reinstall."""
+def test_a_po_newer_than_its_mo_is_compiled_on_first_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translator's edit counts at once, without a reinstall, and the .mo is brought up to date."""
     po = tmp_path / "ja" / "LC_MESSAGES" / "fsm.po"
     po.parent.mkdir(parents=True)
     po.write_bytes(i18n.po_path("ja").read_bytes().replace("準備".encode(), "じゅんび".encode()))
@@ -131,6 +131,8 @@ def test_a_po_newer_than_its_mo_is_compiled_in_memory(tmp_path: Path, monkeypatc
     i18n.translations.cache_clear()
     try:
         assert i18n.gettext("set-up", lang="ja") == "じゅんび"
+        assert stale.read_bytes() == i18n.compile_po(po)
+        assert set(stale.parent.iterdir()) == {po, stale}  # no temporary file left behind
     finally:
         i18n.translations.cache_clear()
 
