@@ -51,7 +51,8 @@ def normalise(value: str | None) -> str | None:
 def _checked(lang: str) -> str:
     code = normalise(lang)
     if code is None:
-        raise BadInput(f"unknown language {lang!r}; fsm speaks {' and '.join(LANGUAGES)}", "lang")
+        message = gettext("unknown language {lang!r}; fsm speaks {languages}")  # in the language already chosen
+        raise BadInput(message.format(lang=lang, languages=", ".join(LANGUAGES)), "lang")
     return code
 
 
@@ -127,11 +128,6 @@ def _save(mo: Path, data: bytes) -> None:
 def gettext(message: str, lang: str | None = None) -> str:
     """``message`` in the chosen language; the English text itself when there is no translation."""
     return translations(language(lang)).gettext(message)
-
-
-def ngettext(singular: str, plural: str, n: int, lang: str | None = None) -> str:
-    """The singular or plural form for ``n``, in the chosen language."""
-    return translations(language(lang)).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name pybabel looks for
