@@ -10,6 +10,9 @@ What a rules reader needs to know:
   ID is not in the catalogue.
 * ``text`` is an English summary in the project's own words; ``ja`` lists the
   Japanese terms printed on the cards or used by the official rules.
+* ``title_ja``, ``text_ja`` (and ``variant_ja``) say the same in Japanese, again in the
+  project's own words (a test checks neither language copies the rules page).
+  ``fsm rules --lang ja`` prints them; ``Clause.title_in(lang)`` and friends pick one.
 * ``variant`` is set where the official rules are silent or ambiguous, or
   where the project assumed a default: it describes the open point, which is
   exposed as a switchable rule variant.
@@ -22,6 +25,8 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
+
+from .i18n import gettext
 
 __all__ = ["CLAUSES", "Clause", "cite", "clause", "format_line"]
 
@@ -36,6 +41,19 @@ class Clause:
     ja: tuple[str, ...]
     section: str
     variant: str | None = None
+    title_ja: str = ""
+    text_ja: str = ""
+    variant_ja: str | None = None
+
+    def title_in(self, lang: str) -> str:
+        """The title in ``lang`` (``ja`` or ``en``); English where no Japanese is written."""
+        return self.title_ja if lang == "ja" and self.title_ja else self.title
+
+    def text_in(self, lang: str) -> str:
+        return self.text_ja if lang == "ja" and self.text_ja else self.text
+
+    def variant_in(self, lang: str) -> str | None:
+        return self.variant_ja if lang == "ja" and self.variant_ja else self.variant
 
 
 def _load() -> dict[str, Clause]:
@@ -50,6 +68,9 @@ def _load() -> dict[str, Clause]:
             ja=tuple(entry["ja"]),
             section=entry["section"],
             variant=entry.get("variant"),
+            title_ja=entry.get("title_ja", ""),
+            text_ja=entry.get("text_ja", ""),
+            variant_ja=entry.get("variant_ja"),
         )
     return clauses
 
@@ -74,10 +95,11 @@ def cite(id: str) -> str:
     return clause(id).id
 
 
-def format_line(c: Clause) -> str:
-    """One line: ID, title, Japanese terms, then the English text."""
+def format_line(c: Clause, lang: str = "en") -> str:
+    """One line: ID, title, Japanese terms, then the text, in ``lang`` (``en`` or ``ja``)."""
     ja = " ".join(c.ja)
-    line = f"{c.id}  {c.title}  [{ja}]  {c.text}"
-    if c.variant:
-        line += f"  (variant: {c.variant})"
+    line = f"{c.id}  {c.title_in(lang)}  [{ja}]  {c.text_in(lang)}"
+    variant = c.variant_in(lang)
+    if variant:
+        line += "  " + gettext("(variant: {variant})", lang).format(variant=variant)
     return line

@@ -6,6 +6,10 @@ Adding a subcommand takes two small pieces:
    it needs *inside* the function (keeps ``fsm rules`` fast), and
 2. a ``_add_<name>(sub)`` function that registers its parser, listed in
    ``_REGISTRARS``.
+
+Every text a user reads goes through ``_()`` (fsm/i18n.py) and is filled with ``.format``
+afterwards; ``--lang ja|en`` (anywhere on the line) chooses the language before the parser
+is built, so the help texts are translated too.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
+
+from fsm.i18n import LANGUAGES, _, using
 
 _SubParsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -22,17 +28,20 @@ _SubParsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from fsm.catalogue import CLAUSES, format_line
+    from fsm.i18n import language
 
     prefix = (args.prefix or "").upper()
+    lang = language()
     for c in CLAUSES.values():
         if c.id.startswith(prefix):
-            print(format_line(c))
+            print(format_line(c, lang))
     return 0
 
 
 def _add_rules(sub: _SubParsers) -> None:
-    p = sub.add_parser("rules", help="print the rules catalogue, one clause per line")
-    p.add_argument("prefix", nargs="?", help="only clauses whose ID starts with this (e.g. ACT)")
+    p = sub.add_parser("rules", help=_("print the rules catalogue, one clause per line"))
+    p.add_argument("prefix", nargs="?", help=_("only clauses whose ID starts with this (e.g. ACT)"))
+    _add_lang(p)
     p.set_defaults(func=_cmd_rules)
 
 
@@ -98,21 +107,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
             for line in verdict(result) if args.quiet else narrate(result):
                 print(line)
     if not args.json and sum(counts.values()) > 1:
-        print(f"{counts[0]} passed, {counts[1]} failed, {counts[2]} malformed")
+        summary = _("{passed} passed, {failed} failed, {malformed} malformed")
+        print(summary.format(passed=counts[0], failed=counts[1], malformed=counts[2]))
     return 2 if counts[2] else 1 if counts[1] else 0
 
 
 def _add_run(sub: _SubParsers) -> None:
     p = sub.add_parser(
         "run",
-        help="play scenario files, narrating each step and the clause it follows",
-        description="Play scenario files (docs/scenarios.md) and check their expectations. "
-        "Exit status: 0 every expectation holds, 1 some does not, 2 a file is malformed.",
+        help=_("play scenario files, narrating each step and the clause it follows"),
+        description=_(
+            "Play scenario files (docs/scenarios.md) and check their expectations. "
+            "Exit status: 0 every expectation holds, 1 some does not, 2 a file is malformed."
+        ),
     )
-    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (a directory means its *.yaml)")
-    p.add_argument("--json", action="store_true", help="print JSON lines, one object per step, instead of prose")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only PASS/FAIL and the reasons for failing")
-    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help="override a rule variant (repeatable)")
+    p.add_argument("files", nargs="+", metavar="FILE", help=_("scenario files (a directory means its *.yaml)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON lines, one object per step, instead of prose"))
+    p.add_argument("-q", "--quiet", action="store_true", help=_("print only PASS/FAIL and the reasons for failing"))
+    _add_variant(p)
+    _add_lang(p)
     p.set_defaults(func=_cmd_run)
 
 
@@ -121,6 +134,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
     from fsm.catalogue import CLAUSES
     from fsm.errors import BadInput
+    from fsm.i18n import language
     from fsm.scenario import play
 
     overrides = _overrides(args.variant, "moves")
@@ -133,39 +147,46 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         return 2
     game = result.game
     for f in result.failures:  # stopped: a move of the file was refused, the game stands just before it
-        print(f"fsm moves: {'stopped early' if f.stopped else 'a refused check differs'}: {f}", file=sys.stderr)
+        said = _("stopped early: {failure}") if f.stopped else _("a refused check differs: {failure}")
+        print("fsm moves: " + said.format(failure=f), file=sys.stderr)
     if args.why:
         v = game.why_not(args.why)
         if v.legal:
-            print(f"{args.why}: legal here")
+            print(_("{move}: legal here").format(move=args.why))
             return 0
         if not v.clause:
             print(f"fsm moves: --why {args.why!r}: {v.message}", file=sys.stderr)
             return 2
-        print(f"{args.why}: not legal here")
-        print(f"  {v.clause} ({CLAUSES[v.clause].title}): {v.message}")
+        print(_("{move}: not legal here").format(move=args.why))
+        print(f"  {v.clause} ({CLAUSES[v.clause].title_in(language())}): {v.message}")
         return 1
     t = game.table
-    print(f"{args.file}: at {' / '.join(str(s) for s in game.flow.configuration_values)}")
+    at = " / ".join(str(s) for s in game.flow.configuration_values)
+    print(_("{file}: at {states}").format(file=args.file, states=at))
+    pending = _("pending #{seq} {source} ({kind}) declared by {player}")
     for item in t.chain:
-        print(f"  pending #{item.seq} {item.source} ({item.kind}) declared by {item.declarer}")
-    print(f"  to move: {game.actor() or 'nobody (the game is over)'}")
+        print("  " + pending.format(seq=item.seq, source=item.source, kind=item.kind, player=item.declarer))
+    print("  " + _("to move: {player}").format(player=game.actor() or _("nobody (the game is over)")))
+    lang = language()
     for m in game.legal_moves():
-        print(f"  {m}")
+        print(f"  {m.text(lang)}")  # in the language asked for: ready to paste into a scenario
     return 1 if result.failures else 0
 
 
 def _add_moves(sub: _SubParsers) -> None:
     p = sub.add_parser(
         "moves",
-        help="list the legal moves where a scenario ends, or say why a move is (not) legal there",
-        description="Play a scenario's moves (without checking its expectations), then list every "
-        "legal move. With --why, say whether one move is legal and which clause decides. "
-        "Exit status: 0 listed / legal, 1 not legal (or a move of the file was refused), 2 malformed.",
+        help=_("list the legal moves where a scenario ends, or say why a move is (not) legal there"),
+        description=_(
+            "Play a scenario's moves (without checking its expectations), then list every "
+            "legal move. With --why, say whether one move is legal and which clause decides. "
+            "Exit status: 0 listed / legal, 1 not legal (or a move of the file was refused), 2 malformed."
+        ),
     )
-    p.add_argument("file", metavar="FILE", help="a scenario file")
-    p.add_argument("--why", metavar="MOVE", help='a move such as "B: pass": is it legal here, and if not why')
-    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help="override a rule variant (repeatable)")
+    p.add_argument("file", metavar="FILE", help=_("a scenario file"))
+    p.add_argument("--why", metavar="MOVE", help=_('a move such as "B: pass": is it legal here, and if not why'))
+    _add_variant(p)
+    _add_lang(p)
     p.set_defaults(func=_cmd_moves)
 
 
@@ -205,12 +226,15 @@ def _cmd_timings(args: argparse.Namespace) -> int:
 def _add_timings(sub: _SubParsers) -> None:
     p = sub.add_parser(
         "timings",
-        help="print where each timing may be used: one row per timing, one column per point of the game",
-        description="The timing legality table (TIM-*): for every timing and combination, whether it may "
-        "be used at each point of the game, as an action, a counter or by itself, and which clause says so.",
+        help=_("print where each timing may be used: one row per timing, one column per point of the game"),
+        description=_(
+            "The timing legality table (TIM-*): for every timing and combination, whether it may "
+            "be used at each point of the game, as an action, a counter or by itself, and which clause says so."
+        ),
     )
-    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default: md)")
-    p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file adding timings")
+    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help=_("output format (default: md)"))
+    p.add_argument("--rules", action="append", metavar="FILE", help=_("a designer's data file adding timings"))
+    _add_lang(p)
     p.set_defaults(func=_cmd_timings)
 
 
@@ -234,23 +258,37 @@ def _cmd_diagrams(args: argparse.Namespace) -> int:
         print(f"fsm diagrams: {err}", file=sys.stderr)
         return 2
     except GraphvizError as err:  # also: Graphviz not installed
-        print(f"fsm diagrams: {err}\nInstall Graphviz with ./scripts/setup.sh (package graphviz).", file=sys.stderr)
+        hint = _("Install Graphviz with ./scripts/setup.sh (package graphviz).")
+        print(f"fsm diagrams: {err}\n{hint}", file=sys.stderr)
         return 2
-    print(f"wrote {len(written)} files to {args.out}")
+    print(_("wrote {count} files to {folder}").format(count=len(written), folder=args.out))
     return 0
 
 
 def _add_diagrams(sub: _SubParsers) -> None:
     p = sub.add_parser(
         "diagrams",
-        help="draw every state machine (ability kinds, 【同調】, skills, counter chain, game flow) as SVG/PNG/Mermaid",
-        description="Write one diagram per state machine, labelled with rule terms and clause IDs, and an "
-        "index README.md, into --out.  The committed diagrams/ folder is exactly what this writes by default.",
+        help=_(
+            "draw every state machine (ability kinds, 【同調】, skills, counter chain, game flow) as SVG/PNG/Mermaid"
+        ),
+        description=_(
+            "Write one diagram per state machine, labelled with rule terms and clause IDs, and an "
+            "index README.md, into --out.  The committed diagrams/ folder is exactly what this writes by default."
+        ),
     )
-    p.add_argument("--out", default="diagrams", metavar="DIR", help="output folder (default: diagrams)")
-    p.add_argument("--lang", choices=("ja", "en", "both"), default="both", help="label language (default: both)")
-    p.add_argument("--format", default="svg,mmd", metavar="LIST", help="comma list of svg, png, mmd (default: svg,mmd)")
-    p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file; its kinds are drawn too")
+    p.add_argument("--out", default="diagrams", metavar="DIR", help=_("output folder (default: diagrams)"))
+    p.add_argument(
+        "--lang",
+        choices=("ja", "en", "both"),
+        default="both",
+        help=_("label language (default: both); ja or en also sets the language of the messages"),
+    )
+    p.add_argument(
+        "--format", default="svg,mmd", metavar="LIST", help=_("comma list of svg, png, mmd (default: svg,mmd)")
+    )
+    p.add_argument(
+        "--rules", action="append", metavar="FILE", help=_("a designer's data file; its kinds are drawn too")
+    )
     p.set_defaults(func=_cmd_diagrams)
 
 
@@ -296,25 +334,31 @@ def _cmd_explore(args: argparse.Namespace) -> int:
 def _add_explore(sub: _SubParsers) -> None:
     p = sub.add_parser(
         "explore",
-        help="play every legal line from a scenario's start (or end) and list the distinct endings",
-        description="Explore every legal sequence of moves from a scenario's table, up to --depth moves, "
-        "visiting each distinct table once. Prints the tables visited, the distinct endings (what resolved "
-        "or fizzled, zones and unit states), dead ends and the longest chain. Exit status: 0 done, "
-        "1 a dead end or an engine error was found, 2 bad input.",
+        help=_("play every legal line from a scenario's start (or end) and list the distinct endings"),
+        description=_(
+            "Explore every legal sequence of moves from a scenario's table, up to --depth moves, "
+            "visiting each distinct table once. Prints the tables visited, the distinct endings (what resolved "
+            "or fizzled, zones and unit states), dead ends and the longest chain. Exit status: 0 done, "
+            "1 a dead end or an engine error was found, 2 bad input."
+        ),
     )
-    p.add_argument("file", metavar="FILE", help="a scenario file (scenarios/, designs/)")
-    p.add_argument("--depth", type=int, default=12, help="at most this many moves per line (default: 12)")
-    p.add_argument("--end", action="store_true", help="start from the scenario's end (after its moves)")
+    p.add_argument("file", metavar="FILE", help=_("a scenario file (scenarios/, designs/)"))
+    p.add_argument("--depth", type=int, default=12, help=_("at most this many moves per line (default: 12)"))
+    p.add_argument("--end", action="store_true", help=_("start from the scenario's end (after its moves)"))
     p.add_argument(
-        "--max-states", type=int, default=200_000, help="stop after visiting this many tables (default: 200000)"
+        "--max-states", type=int, default=200_000, help=_("stop after visiting this many tables (default: 200000)")
     )
     p.add_argument(
-        "--variant", action="append", metavar="NAME=VALUE", help="a rule variant or a preset name (repeatable)"
+        "--variant", action="append", metavar="NAME=VALUE", help=_("a rule variant or a preset name (repeatable)")
     )
     p.add_argument(
-        "--compare", action="append", metavar="NAME=VALUE", help="also explore with this changed and list what differs"
+        "--compare",
+        action="append",
+        metavar="NAME=VALUE",
+        help=_("also explore with this changed and list what differs"),
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
+    _add_lang(p)
     p.set_defaults(func=_cmd_explore)
 
 
@@ -343,24 +387,72 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         print(json.dumps({"variants": rows, "presets": presets}, ensure_ascii=False, indent=2))
         return 0
     for s in SPECS:
-        print(f"{s.name} = {word(s.default)}  ({s.clause}; choices: {', '.join(map(word, s.choices))})")
+        choices = _("choices: {choices}").format(choices=", ".join(map(word, s.choices)))
+        print(f"{s.name} = {word(s.default)}  ({s.clause}; {choices})")
         print(f"    {s.doc}")
     for p in rules.presets.values():
         settings = ", ".join(f"{k}={word(v)}" for k, v in p.settings)
-        print(f"preset {p.name}: {settings}" + (f"  — {p.doc}" if p.doc else ""))
+        line = _("preset {name}: {settings}").format(name=p.name, settings=settings)
+        print(line + (f"  — {p.doc}" if p.doc else ""))
     return 0
 
 
 def _add_variants(sub: _SubParsers) -> None:
     p = sub.add_parser(
         "variants",
-        help="list the named rule variants: name, default, choices, clause, what it decides",
-        description="The points the rules page leaves open, each a named rule variant with its default "
-        "(switch one with --variant NAME=VALUE, or `variants:` in a scenario file).",
+        help=_("list the named rule variants: name, default, choices, clause, what it decides"),
+        description=_(
+            "The points the rules page leaves open, each a named rule variant with its default "
+            "(switch one with --variant NAME=VALUE, or `variants:` in a scenario file)."
+        ),
     )
-    p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file; its presets are listed")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--rules", action="append", metavar="FILE", help=_("a designer's data file; its presets are listed"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
+    _add_lang(p)
     p.set_defaults(func=_cmd_variants)
+
+
+# --- options shared by several subcommands ----------------------------------
+
+
+def _add_variant(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", action="append", metavar="NAME=VALUE", help=_("override a rule variant (repeatable)"))
+
+
+def _add_lang(p: argparse.ArgumentParser) -> None:
+    # SUPPRESS: a subcommand's --lang must not reset one given before the subcommand.
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=argparse.SUPPRESS,
+        help=_("language of the messages (default: FSM_LANG, else the locale, else en)"),
+    )
+
+
+def _lang_in(argv: Sequence[str]) -> str | None:
+    """The message language ``--lang`` asks for anywhere on the line, read before parsing so that
+    the help texts are translated too; None when absent or not ja/en (the parser reports those)."""
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.removeprefix("--lang=")
+    return found if found in LANGUAGES else None
+
+
+def _warn_unknown_fsm_lang() -> None:
+    import os
+    import sys
+
+    from fsm.i18n import normalise
+
+    value = os.environ.get("FSM_LANG")
+    if value and normalise(value) is None:
+        message = _("FSM_LANG={value!r} is not a language fsm speaks ({languages}); it is ignored")
+        print("fsm: " + message.format(value=value, languages=", ".join(LANGUAGES)), file=sys.stderr)
 
 
 # --- registry ---------------------------------------------------------------
@@ -377,7 +469,8 @@ _REGISTRARS: list[Callable[[_SubParsers], None]] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fsm", description="Card-game timing rules as state machines.")
+    parser = argparse.ArgumentParser(prog="fsm", description=_("Card-game timing rules as state machines."))
+    _add_lang(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for register in _REGISTRARS:
         register(sub)
@@ -385,8 +478,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import sys
+
+    args_in = list(argv) if argv is not None else sys.argv[1:]
+    _warn_unknown_fsm_lang()
+    with using(_lang_in(args_in)):
+        return _main(args_in)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(list(argv) if argv is not None else None)
+    args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

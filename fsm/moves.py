@@ -14,6 +14,23 @@ The text form is what scenario files, the command line and the widgets use::
 
 Names are unit and card IDs from the table (no spaces).  The ``A:`` prefix names the
 player making the move; it may be left out, and then the player whose turn it is moves.
+
+The same moves in Japanese put the verb last and mark each name with a particle, as a
+sentence does (を the card, ability or attacked unit; で the acting unit; に the target,
+the destination or the unit equipped), in any order::
+
+    A: パス
+    A: ストーンウォール を 岩の巨人 で 炎の剣士 に 使用
+    A: 岩砕き を 岩の巨人 で 炎の剣士 に 発動
+    A: 岩の巨人 で 炎の剣士 を 攻撃
+    A: 岩の巨人 で 荒野 に 進軍
+    A: 風の精 を 速攻召喚
+    A: 鉄の剣 を 岩の巨人 に 装備 / A: 鉄の剣 を 装備解除
+    A: 速攻の術 を 公開
+    A: 岩の巨人 を 先頭
+
+Either form gives the same :class:`Move`; ``str(move)`` is the English form, ``move.text("ja")``
+the Japanese one.
 """
 
 from __future__ import annotations
@@ -21,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import BadInput
+from .i18n import _, language
 
 VERBS = (
     "pass",
@@ -34,6 +52,35 @@ VERBS = (
     "reveal",
     "front",
 )
+
+
+#: The Japanese verb of each move (it ends the move, as a Japanese verb ends its sentence).
+JA_VERBS = {
+    "pass": "パス",
+    "use": "使用",
+    "activate": "発動",
+    "attack": "攻撃",
+    "advance": "進軍",
+    "summon": "速攻召喚",
+    "equip": "装備",
+    "unequip": "装備解除",
+    "reveal": "公開",
+    "front": "先頭",
+}
+
+#: For each Japanese verb, which particle marks which field of the move, and whether that field is required.
+JA_SLOTS: dict[str, dict[str, tuple[str, bool]]] = {
+    "pass": {},
+    "use": {"を": ("card", True), "で": ("unit", True), "に": ("target", False)},
+    "activate": {"を": ("ability", True), "で": ("unit", True), "に": ("target", False)},
+    "attack": {"で": ("unit", True), "を": ("target", True)},
+    "advance": {"で": ("unit", True), "に": ("target", True)},
+    "summon": {"を": ("unit", True)},
+    "equip": {"を": ("card", True), "に": ("unit", True)},
+    "unequip": {"を": ("card", True)},
+    "reveal": {"を": ("card", True)},
+    "front": {"を": ("unit", True)},
+}
 
 
 @dataclass(frozen=True)
@@ -63,29 +110,53 @@ class Move:
             body += f" on {self.target}"
         return f"{self.player}: {body}" if self.player else body
 
+    def text(self, lang: str = "en") -> str:
+        """The move written in ``lang``: the English form, or the Japanese one (verb last)."""
+        if lang != "ja":
+            return str(self)
+        words = [
+            f"{getattr(self, field)} {particle}"
+            for particle, (field, _required) in JA_SLOTS[self.verb].items()
+            if getattr(self, field) is not None
+        ]
+        body = " ".join([*words, JA_VERBS[self.verb]])
+        return f"{self.player}: {body}" if self.player else body
+
 
 def _expect(words: list[str], i: int, word: str, text: str) -> None:
     if i >= len(words) or words[i] != word:
-        raise BadInput(f"expected {word!r} at word {i + 1} of {text!r}")
+        message = _("expected {word!r} at word {n} of {move!r}")
+        raise BadInput(message.format(word=word, n=i + 1, move=text))
+
+
+def _verbs() -> str:
+    """The verbs an error lists: the English ones, and in Japanese the Japanese ones first."""
+    english = ", ".join(VERBS)
+    return f"{', '.join(JA_VERBS.values())} ({english})" if language() == "ja" else english
 
 
 def parse(text: str) -> Move:
-    """Read a move from its text form; anything malformed is :class:`BadInput`."""
+    """Read a move from its text form (English or Japanese); anything malformed is :class:`BadInput`."""
     original = text
     player = ""
-    head, sep, rest = text.partition(":")
+    head, sep, rest = text.replace("：", ":", 1).partition(":")  # a full-width colon reads the same
     if sep and " " not in head.strip():
         player, text = head.strip(), rest
-    w = text.split()
+    w = text.split()  # also splits at the full-width space
     if not w:
-        raise BadInput(f"empty move {original!r}; e.g. 'A: pass' or 'A: use CARD by UNIT on TARGET'")
+        message = _("empty move {move!r}; e.g. 'A: pass' or 'A: use CARD by UNIT on TARGET'")
+        raise BadInput(message.format(move=original))
     verb = w[0].lower()
     if verb not in VERBS:
-        raise BadInput(f"unknown move {w[0]!r} in {original!r}; moves are: {', '.join(VERBS)}")
+        japanese = next((v for v, ja in JA_VERBS.items() if ja == w[-1]), None)
+        if japanese is not None:
+            return _parse_japanese(japanese, player, w[:-1], original)
+        message = _("unknown move {word!r} in {move!r}; moves are: {verbs}")
+        raise BadInput(message.format(word=w[0], move=original, verbs=_verbs()))
     try:
         if verb == "pass":
             if len(w) != 1:
-                raise BadInput(f"'pass' takes nothing after it: {original!r}")
+                raise BadInput(_("'pass' takes nothing after it: {move!r}").format(move=original))
             return Move("pass", player)
         if verb in ("use", "activate"):
             link = "by" if verb == "use" else "of"
@@ -95,7 +166,7 @@ def parse(text: str) -> Move:
                 _expect(w, 4, "on", original)
                 target = w[5]
                 if len(w) > 6:
-                    raise BadInput(f"too many words in {original!r}")
+                    raise BadInput(_("too many words in {move!r}").format(move=original))
             if verb == "use":
                 return Move("use", player, card=w[1], unit=w[3], target=target)
             return Move("activate", player, ability=w[1], unit=w[3], target=target)
@@ -112,4 +183,30 @@ def parse(text: str) -> Move:
             return Move(verb, player, card=w[1])
         return Move(verb, player, unit=w[1])  # summon, front
     except IndexError:
-        raise BadInput(f"move {original!r} is cut short; see `fsm moves FILE` for examples") from None
+        message = _("move {move!r} is cut short; see `fsm moves FILE` for examples")
+        raise BadInput(message.format(move=original)) from None
+
+
+def _parse_japanese(verb: str, player: str, words: list[str], original: str) -> Move:
+    """``NAME PARTICLE`` pairs in any order, the verb already taken off the end."""
+    slots = JA_SLOTS[verb]
+    example = Move(verb, "A", card="CARD", ability="ABILITY", unit="UNIT", target="TARGET").text("ja")
+    if len(words) % 2:
+        message = _("in {move!r} every name needs a particle after it ({particles}), e.g. {example!r}")
+        particles = "、".join(slots) or "-"
+        raise BadInput(message.format(move=original, particles=particles, example=example))
+    fields: dict[str, str] = {}
+    for name, particle in zip(words[::2], words[1::2], strict=True):
+        if particle not in slots:
+            message = _("{verb} takes no {particle!r} in {move!r}; e.g. {example!r}")
+            raise BadInput(message.format(verb=JA_VERBS[verb], particle=particle, move=original, example=example))
+        field = slots[particle][0]
+        if field in fields:
+            message = _("{particle!r} is given twice in {move!r}")
+            raise BadInput(message.format(particle=particle, move=original))
+        fields[field] = name
+    missing = [p for p, (field, required) in slots.items() if required and field not in fields]
+    if missing:
+        message = _("move {move!r} is cut short: it needs a name with {particles}; e.g. {example!r}")
+        raise BadInput(message.format(move=original, particles="、".join(missing), example=example))
+    return Move(verb, player, **fields)

@@ -18,6 +18,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from .engine import LogEntry
+from .errors import BadInput
+from .i18n import _
+from .moves import parse
 from .scenario import Failure, Result
 
 CLAUSE_WIDTH = 13
@@ -35,6 +38,15 @@ def _player(move: str) -> str:
     return head.strip() if sep and " " not in head.strip() else ""
 
 
+def _as_logged(move: str) -> str:
+    """The move as the engine logs it (in English), so that a move written in Japanese finds
+    its own log line too."""
+    try:
+        return str(parse(move))
+    except BadInput:
+        return move
+
+
 def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
     """The run as text lines: a header, each move and its log, then PASS or FAIL with reasons."""
     yield f"{result.path} — {result.title}"
@@ -45,17 +57,18 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
         for move, entries in result.steps:
             if move.startswith("refused "):
                 e = entries[0]
-                yield f"  ✗ refused as expected: {move.removeprefix('refused ')}"
+                yield "  ✗ " + _("refused as expected: {move}").format(move=move.removeprefix("refused "))
                 yield f"       {e.clause:<{CLAUSE_WIDTH}}{e.text.removeprefix('refused: ')}"
                 continue
+            logged = "" if move == "(set-up)" else _as_logged(move)
             if move == "(set-up)":
-                yield "  set-up"
+                yield "  " + _("set-up")
             else:
                 n += 1
-                own = next((e.clause for e in entries if e.text == move), "")
+                own = next((e.clause for e in entries if e.text == logged), "")
                 yield f"  {n}. {move}" + (f"   ({own})" if own else "")
             for e in entries:
-                if e.text == move:  # the move's own line: already the heading
+                if e.text == logged:  # the move's own line: already the heading
                     continue
                 yield f"       {e.clause:<{CLAUSE_WIDTH}}{e.text}{_entered(e)}"
     yield from verdict(result)
@@ -63,9 +76,9 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
 
 def verdict(result: Result) -> Iterator[str]:
     if result.ok:
-        yield f"PASS {result.path}"
+        yield _("PASS {file}").format(file=result.path)
         return
-    yield f"FAIL {result.path}"
+    yield _("FAIL {file}").format(file=result.path)
     for f in result.failures:
         yield f"  {f}"
 

@@ -48,6 +48,7 @@ from .effects import EFFECTS, one_off
 from .effects import parse as parse_effect
 from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
+from .i18n import _
 from .model import Ability, Battle, Card, Effect, Geo, Table, Unit
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, SkillPool, fmt, pool
@@ -90,9 +91,9 @@ def _map(loader: _Loader, node: yaml.MappingNode) -> _Map:
     for k, v in node.value:
         key = loader.construct_object(k, deep=True)
         if not isinstance(key, str | int | float | bool):
-            raise BadInput("keys must be plain text", f"line {k.start_mark.line + 1}")
+            raise BadInput(_("keys must be plain text"), f"line {k.start_mark.line + 1}")
         if str(key) in m:
-            raise BadInput(f"the key {key!r} is given twice", f"line {k.start_mark.line + 1}")
+            raise BadInput(_("the key {key!r} is given twice").format(key=key), f"line {k.start_mark.line + 1}")
         m[str(key)] = loader.construct_object(v, deep=True)
         m.key_lines[str(key)] = k.start_mark.line + 1
     return m
@@ -114,15 +115,16 @@ def read_yaml(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise BadInput(f"cannot read the file: {err.strerror}", str(path)) from None
+        raise BadInput(_("cannot read the file: {reason}").format(reason=err.strerror), str(path)) from None
     except UnicodeDecodeError:
-        raise BadInput("the file is not UTF-8 text", str(path)) from None
+        raise BadInput(_("the file is not UTF-8 text"), str(path)) from None
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise BadInput(f"not valid YAML: {getattr(err, 'problem', None) or err}", where) from None
+        problem = getattr(err, "problem", None) or err
+        raise BadInput(_("not valid YAML: {problem}").format(problem=problem), where) from None
     except BadInput as err:
         raise BadInput(err.message, f"{path}:{err.where.removeprefix('line ')}") from None
 
@@ -151,15 +153,15 @@ def _line(node: Any, key: str | int | None) -> int:
 def _shown(value: Any) -> str:
     """How a wrong value is named in a message: its YAML shape, or the value itself."""
     if value is None:
-        return "nothing"
+        return _("nothing")
     if isinstance(value, Mapping):
-        return "a mapping (key: value lines)"
+        return _("a mapping (key: value lines)")
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, bool):
-        return f"{str(value).lower()} (a yes/no value)"
+        return _("{value} (a yes/no value)").format(value=str(value).lower())
     if isinstance(value, int | float):
-        return f"the number {value}"
+        return _("the number {value}").format(value=value)
     return repr(value)
 
 
@@ -171,7 +173,7 @@ def _table_of(data: Any, where: _Where, parent: Any = None, key: str | int | Non
         return empty
     if not isinstance(data, Mapping):
         at = where(parent, key) if parent is not None else where(data)
-        raise BadInput(f"expected a mapping (key: value lines), got {_shown(data)}", at)
+        raise BadInput(_("expected a mapping (key: value lines), got {value}").format(value=_shown(data)), at)
     return data
 
 
@@ -183,14 +185,24 @@ def _list_of(data: Any, where: _Where, parent: Any, key: str, single: bool = Fal
         return data
     if single and not isinstance(data, Mapping):
         return [data]
-    raise BadInput(f"{key} must be a list, got {_shown(data)}", where(parent, key))
+    raise BadInput(_("{key} must be a list, got {value}").format(key=key, value=_shown(data)), where(parent, key))
+
+
+def _not_a_clause(cid: object) -> str:
+    return _("{id!r} is not a clause ID of the catalogue (see `fsm rules`)").format(id=cid)
+
+
+def _no_geo(name: object, geos: Iterable[str]) -> str:
+    return _("no geo {geo!r}; geos: {geos}").format(geo=name, geos=", ".join(geos) or _("none"))
 
 
 def _check_keys(data: Mapping[str, Any], allowed: set[str], where: _Where, what: str) -> None:
     for key in data:
         if key not in allowed:
             raise BadInput(
-                f"unknown key {key!r} in {what}; allowed: {', '.join(sorted(allowed))}",
+                _("unknown key {key!r} in {what}; allowed: {allowed}").format(
+                    key=key, what=what, allowed=", ".join(sorted(allowed))
+                ),
                 where(data, key),
             )
 
@@ -216,30 +228,38 @@ class _Fields:
         if value is None:
             return default
         if not isinstance(value, str):
-            raise BadInput(f"{key} must be text, got {_shown(value)} (quote it if it is a name)", self.at(key))
+            raise BadInput(
+                _("{key} must be text, got {value} (quote it if it is a name)").format(key=key, value=_shown(value)),
+                self.at(key),
+            )
         if choices is not None:
             allowed = list(choices)
             if value not in allowed:
-                raise BadInput(f"{key} must be one of {', '.join(allowed) or 'nothing'}, got {value!r}", self.at(key))
+                one_of = ", ".join(allowed) or _("nothing")
+                message = _("{key} must be one of {choices}, got {value!r}")
+                raise BadInput(message.format(key=key, choices=one_of, value=value), self.at(key))
         return value
 
     def required(self, key: str, choices: Iterable[str] | None = None) -> str:
         value = self.text(key, None, choices)
         if value is None:
             hint = f" ({', '.join(choices)})" if choices is not None else ""
-            raise BadInput(f"{self.what} needs {key}{hint}", self.where(self.data))
+            raise BadInput(_("{what} needs {key}").format(what=self.what, key=key) + hint, self.where(self.data))
         return value
 
     def flag(self, key: str, default: bool = False) -> bool:
         value = self.data.get(key, default)
         if not isinstance(value, bool):
-            raise BadInput(f"{key} must be true or false, got {_shown(value)}", self.at(key))
+            raise BadInput(
+                _("{key} must be true or false, got {value}").format(key=key, value=_shown(value)), self.at(key)
+            )
         return value
 
     def number(self, key: str, default: int, minimum: int = 0) -> int:
         value = self.data.get(key, default)
         if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            raise BadInput(f"{key} must be a whole number ≥ {minimum}, got {value!r}", self.at(key))
+            message = _("{key} must be a whole number ≥ {minimum}, got {value!r}")
+            raise BadInput(message.format(key=key, minimum=minimum, value=value), self.at(key))
         return value
 
     def symbols(self, key: str) -> Pool:
@@ -247,14 +267,17 @@ class _Fields:
         if value in NO_SKILLS:
             return Counter()
         if value is not None and not isinstance(value, str | list | Mapping):
-            raise BadInput(f"{key} must be skill symbols such as '土 土 全', got {_shown(value)}", self.at(key))
+            message = _("{key} must be skill symbols such as '土 土 全', got {value}")
+            raise BadInput(message.format(key=key, value=_shown(value)), self.at(key))
         return pool(value, self.at(key))
 
     def names(self, key: str) -> list[str]:
         items = _list_of(self.data.get(key), self.where, self.data, key, single=True)
         for item in items:
             if not isinstance(item, str):
-                raise BadInput(f"{key} must list names (text), got {_shown(item)}", self.at(key))
+                raise BadInput(
+                    _("{key} must list names (text), got {value}").format(key=key, value=_shown(item)), self.at(key)
+                )
         return items
 
 
@@ -266,7 +289,8 @@ def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
     out = []
     for text in items:
         if not isinstance(text, str):
-            raise BadInput(f"an effect is text such as 'destroy' or 'strip 土', got {_shown(text)}", where)
+            message = _("an effect is text such as 'destroy' or 'strip 土', got {value}")
+            raise BadInput(message.format(value=_shown(text)), where)
         out.append(parse_effect(text, where))
     return tuple(out)
 
@@ -288,9 +312,11 @@ def _timings(f: _Fields, rules: Ruleset) -> tuple[str, ...]:
         return ()
     if isinstance(raw, list):
         if not all(isinstance(p, str) for p in raw):
-            raise BadInput("timing must be text such as 通常/反撃, or a list of timings", f.at("timing"))
+            raise BadInput(_("timing must be text such as 通常/反撃, or a list of timings"), f.at("timing"))
     elif not isinstance(raw, str):
-        raise BadInput(f"timing must be text such as 通常/反撃, got {_shown(raw)}", f.at("timing"))
+        raise BadInput(
+            _("timing must be text such as 通常/反撃, got {value}").format(value=_shown(raw)), f.at("timing")
+        )
     return parse_timings(raw, rules.timings, f.at("timing"))
 
 
@@ -299,19 +325,23 @@ def _owner(f: _Fields, players: tuple[str, str], where: _Where) -> str:
     owner = f.get("owner")
     if owner not in players:
         at = f.at("owner") if "owner" in f.data else where(f.data)
-        raise BadInput(f"owner must be {players[0]} or {players[1]}, got {owner!r}", at)
+        message = _("owner must be {first} or {second}, got {owner!r}")
+        raise BadInput(message.format(first=players[0], second=players[1], owner=owner), at)
     return str(owner)
 
 
 def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
-    f = _Fields(raw, where, f"an ability of {uid}", ABILITY_KEYS, parent, index)
+    f = _Fields(raw, where, _("an ability of {unit}").format(unit=uid), ABILITY_KEYS, parent, index)
     kind = f.text("kind")
     if kind is None:
-        raise BadInput(f"an ability needs `kind:`, one of: {', '.join(rules.kinds)}", f.at("kind"))
+        raise BadInput(
+            _("an ability needs `kind:`, one of: {kinds}").format(kinds=", ".join(rules.kinds)), f.at("kind")
+        )
     if kind not in rules.kinds:
-        raise BadInput(f"unknown ability kind {kind!r}; kinds: {', '.join(rules.kinds)}", f.at("kind"))
+        message = _("unknown ability kind {kind!r}; kinds: {kinds}")
+        raise BadInput(message.format(kind=kind, kinds=", ".join(rules.kinds)), f.at("kind"))
     if rules.kinds[kind].category != "ability":
-        raise BadInput(f"{kind!r} is not an ability kind", f.at("kind"))
+        raise BadInput(_("{kind!r} is not an ability kind").format(kind=kind), f.at("kind"))
     timings = _timings(f, rules)
     battle_only = f.flag("battle") or "battle" in timings
     effect = _effects(f.get("effect"), f.at("effect"))
@@ -364,26 +394,27 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         or not all(isinstance(p, str) and p and " " not in p for p in players)
         or players[0] == players[1]
     ):
-        raise BadInput("players must be a list of two different names, e.g. [A, B]", where(data, "players"))
+        raise BadInput(_("players must be a list of two different names, e.g. [A, B]"), where(data, "players"))
     a, b = players
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadInput(f"seed must be a whole number, got {_shown(seed)}", where(data, "seed"))
+        raise BadInput(_("seed must be a whole number, got {value}").format(value=_shown(seed)), where(data, "seed"))
     table = Table(players=(a, b), seed=seed, active=a)
     geos = _table_of(data.get("geos"), where, data, "geos")
     for name, raw in geos.items():
-        g = _Fields(raw, where, f"geo {name}", {"holder", "limit"}, geos, name)
+        g = _Fields(raw, where, _("geo {name}").format(name=name), {"holder", "limit"}, geos, name)
         holder = g.text("holder", None, (a, b))
         table.geos[name] = Geo(name, holder, g.number("limit", 99))
     units = _table_of(data.get("units"), where, data, "units")
     for uid, raw in units.items():
-        u = _Fields(raw, where, f"unit {uid}", UNIT_KEYS, units, uid)
+        u = _Fields(raw, where, _("unit {unit}").format(unit=uid), UNIT_KEYS, units, uid)
         if " " in uid:
-            raise BadInput(f"unit ID {uid!r} may not contain spaces (moves name units by ID)", where(units, uid))
+            message = _("unit ID {unit!r} may not contain spaces (moves name units by ID)")
+            raise BadInput(message.format(unit=uid), where(units, uid))
         owner = _owner(u, (a, b), where)
         geo = u.text("geo")
         if geo is not None and geo not in table.geos:
-            raise BadInput(f"no geo {geo!r}; geos: {', '.join(table.geos) or 'none'}", u.at("geo"))
+            raise BadInput(_no_geo(geo, table.geos), u.at("geo"))
         raw_abilities = _list_of(u.get("abilities"), where, u.data, "abilities")
         table.units[uid] = Unit(
             id=uid,
@@ -403,18 +434,20 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         )
     cards = _table_of(data.get("cards"), where, data, "cards")
     for cid, raw in cards.items():
-        c = _Fields(raw, where, f"card {cid}", CARD_KEYS, cards, cid)
+        c = _Fields(raw, where, _("card {card}").format(card=cid), CARD_KEYS, cards, cid)
         if " " in cid:
-            raise BadInput(f"card ID {cid!r} may not contain spaces (moves name cards by ID)", where(cards, cid))
+            message = _("card ID {card!r} may not contain spaces (moves name cards by ID)")
+            raise BadInput(message.format(card=cid), where(cards, cid))
         owner = _owner(c, (a, b), where)
         ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
         zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
         equipped_to = c.text("equipped_to")
         if zone == "equipped" and equipped_to not in table.units:
-            raise BadInput(f"an equipped card needs equipped_to: UNIT (one of {', '.join(table.units)})", c.at("zone"))
+            message = _("an equipped card needs equipped_to: UNIT (one of {units})")
+            raise BadInput(message.format(units=", ".join(table.units)), c.at("zone"))
         timings = _timings(c, rules)
         if ctype == "skill" and not timings:
-            raise BadInput("a skill card needs a timing, e.g. 通常 or 反撃", where(c.data))
+            raise BadInput(_("a skill card needs a timing, e.g. 通常 or 反撃"), where(c.data))
         auto = [rules.timings[k].ja for k in timings if rules.timings[k].role == "auto"]
         if ctype == "skill" and auto:
             # TIM-BTL: [戦闘] is how a 【自動】 takes effect by itself; a card is declared (SC-4)
@@ -460,7 +493,9 @@ def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str 
     rules = rules or builtin()
     for extra in _list_of(data.get("rules"), where, data, "rules", single=True):
         if not isinstance(extra, str):
-            raise BadInput(f"rules must list file names, got {_shown(extra)}", where(data, "rules"))
+            raise BadInput(
+                _("rules must list file names, got {value}").format(value=_shown(extra)), where(data, "rules")
+            )
         rules = rules.extend(Path(path).parent / extra)
     table = build_table(data, rules, path)
     if variants is None:
@@ -475,7 +510,7 @@ def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str 
         table.battle = _battle(start, table, where)
         table.active = table.battle.advancing
     elif at != "main_phase":
-        raise BadInput(f"starting at {at} needs start.battle (advancing, geo)", start.at("at"))
+        raise BadInput(_("starting at {at} needs start.battle (advancing, geo)").format(at=at), start.at("at"))
     game = Game(table, rules, variants)
     game.begin(at)
     return game
@@ -493,9 +528,11 @@ def _battle(start: _Fields, table: Table, where: _Where) -> Battle:
     front = _table_of(bf.get("front"), where, bf.data, "front")
     for player, uid in front.items():
         if player not in table.players:
-            raise BadInput(f"front names players ({', '.join(table.players)}), not {player!r}", where(front, player))
+            message = _("front names players ({players}), not {player!r}")
+            raise BadInput(message.format(players=", ".join(table.players), player=player), where(front, player))
         if uid not in participants or table.units[uid].owner != player:
-            raise BadInput(f"{uid!r} is not {player}'s unit in this battle", where(front, player))
+            message = _("{unit!r} is not {player}'s unit in this battle")
+            raise BadInput(message.format(unit=uid, player=player), where(front, player))
         battle.front[player] = uid
     return battle
 
@@ -564,12 +601,15 @@ def load(
     p = Path(path)
     data = read_yaml(p)
     if not isinstance(data, Mapping):
-        raise BadInput(f"a scenario is a mapping with players, units, moves, expect ..., got {_shown(data)}", f"{p}:1")
+        message = _("a scenario is a mapping with players, units, moves, expect ..., got {value}")
+        raise BadInput(message.format(value=_shown(data)), f"{p}:1")
     where = _Where(str(p))
-    _check_keys(data, TOP_KEYS, where, "the scenario")
+    _check_keys(data, TOP_KEYS, where, _("the scenario"))
     for key in ("title", "notes"):
         if key in data and not isinstance(data[key], str):
-            raise BadInput(f"{key} must be text, got {_shown(data[key])}", where(data, key))
+            raise BadInput(
+                _("{key} must be text, got {value}").format(key=key, value=_shown(data[key])), where(data, key)
+            )
     _clause_ids(data.get("clauses"), where, data, "clauses")
     try:
         return build_game(data, rules, str(p), variants, overrides), data
@@ -585,7 +625,7 @@ def _clause_ids(raw: Any, where: _Where, parent: Any, key: str) -> list[str]:
     for i, cid in enumerate(ids):
         if not isinstance(cid, str) or cid not in CLAUSES:
             at = where(ids, i) if isinstance(ids, _Seq) else where(parent, key)
-            raise BadInput(f"{cid!r} is not a clause ID of the catalogue (see `fsm rules`)", at)
+            raise BadInput(_not_a_clause(cid), at)
     return [str(c) for c in ids]
 
 
@@ -618,13 +658,14 @@ def play(
                 return result
             continue
         if not isinstance(entry, str):
-            raise BadInput(f"a move is text such as 'A: pass', got {_shown(entry)}", at)
+            raise BadInput(_("a move is text such as 'A: pass', got {value}").format(value=_shown(entry)), at)
         try:
             logged = game.apply(entry)
         except BadInput as err:
             raise BadInput(err.message, at) from None
         except RuleViolation as err:
-            message = f"move {entry!r} is illegal here: {err.message} ({err.clause})"
+            illegal = _("move {move!r} is illegal here: {reason} ({clause})")
+            message = illegal.format(move=entry, reason=err.message, clause=err.clause)
             result.failures.append(Failure(at, message, stopped=True))
             return result
         result.steps.append((entry, logged))
@@ -635,22 +676,28 @@ def play(
 
 def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, result: Result) -> bool:
     """Check one ``{refused: MOVE, clause: ID}`` entry; False if the scenario cannot go on."""
-    f = _Fields(entry, where, "a refused move", {"refused", "clause"})
+    f = _Fields(entry, where, _("a refused move"), {"refused", "clause"})
     text = f.text("refused")
     if not text:
-        raise BadInput("a mapping in moves must be {refused: MOVE, clause: CLAUSE}", at)
+        raise BadInput(_("a mapping in moves must be {{refused: MOVE, clause: CLAUSE}}").format(), at)
     want = f.text("clause")
     if want is not None and want not in CLAUSES:
-        raise BadInput(f"{want!r} is not a clause ID of the catalogue (see `fsm rules`)", f.at("clause"))
+        raise BadInput(_not_a_clause(want), f.at("clause"))
     verdict = game.why_not(text)
     if verdict.legal:
-        result.failures.append(Failure(at, f"expected {text!r} to be refused, but it is legal here", stopped=True))
+        refused = _("expected {move!r} to be refused, but it is legal here").format(move=text)
+        result.failures.append(Failure(at, refused, stopped=True))
         return False
     if not verdict.clause:  # not a rules question: a typo in the move
         raise BadInput(verdict.message, at)
     if want and verdict.clause != want:
         result.failures.append(
-            Failure(at, f"{text!r} was refused under {verdict.clause}, expected {want}: {verdict.message}")
+            Failure(
+                at,
+                _("{move!r} was refused under {clause}, expected {expected}: {reason}").format(
+                    move=text, clause=verdict.clause, expected=want, reason=verdict.message
+                ),
+            )
         )
     result.steps.append((f"refused {text}", [LogEntry(f"refused: {verdict.message}", verdict.clause, move=text)]))
     return True
@@ -682,12 +729,17 @@ def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str
     geos = _table_of(expect.get("geos"), where, expect, "geos")
     for name, raw in geos.items():
         if name not in t.geos:
-            raise BadInput(f"no geo {name!r}; geos: {', '.join(t.geos)}", where(geos, name))
-        g = _Fields(raw, where, f"expected geo {name}", {"holder"}, geos, name)
+            raise BadInput(_no_geo(name, t.geos), where(geos, name))
+        g = _Fields(raw, where, _("expected geo {name}").format(name=name), {"holder"}, geos, name)
         holder = g.text("holder")
         if holder != t.geos[name].holder:
             out.append(
-                Failure(g.at("holder"), f"{name} should be held by {holder}, but is held by {t.geos[name].holder}")
+                Failure(
+                    g.at("holder"),
+                    _("{geo} should be held by {want}, but is held by {got}").format(
+                        geo=name, want=holder, got=t.geos[name].holder
+                    ),
+                )
             )
     if "order" in expect:
         want_order = [str(x) for x in _list_of(expect["order"], where, expect, "order")]
@@ -697,28 +749,41 @@ def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str
             card = t.cards.get(o.source)
             names.append(card.name if card else o.source)
         if names != want_order:
-            out.append(Failure(where(expect, "order"), f"resolution order should be {want_order}, but was {names}"))
+            message = _("resolution order should be {want}, but was {got}").format(want=want_order, got=names)
+            out.append(Failure(where(expect, "order"), message))
     f = _Fields(expect, where, "expect", EXPECT_KEYS)
     if "first" in expect:
         want = f.text("first", None, t.players)
         got = t.battle.first if t.battle else None
         if got != want:
-            out.append(Failure(f.at("first"), f"the first player (先攻) should be {want}, but is {got}"))
+            out.append(
+                Failure(
+                    f.at("first"),
+                    _("the first player (先攻) should be {want}, but is {got}").format(want=want, got=got),
+                )
+            )
     if "flow" in expect:
         want = f.text("flow")
         config = [str(v) for v in game.flow.configuration_values]
         if want not in config:
-            out.append(Failure(f.at("flow"), f"the game should be at {want}, but is at {' / '.join(config)}"))
+            message = _("the game should be at {want}, but is at {got}").format(want=want, got=" / ".join(config))
+            out.append(Failure(f.at("flow"), message))
     if "actor" in expect:
         want = f.text("actor", None, [*t.players, "nobody"])
         got = game.actor() or "nobody"
         if got != want:
-            out.append(Failure(f.at("actor"), f"{want} should be the one to move now, but it is {got}"))
+            out.append(
+                Failure(
+                    f.at("actor"), _("{want} should be the one to move now, but it is {got}").format(want=want, got=got)
+                )
+            )
     if "log" in expect:
         cited = Counter(e.clause for e in game.log)
         for clause in _clause_ids(expect["log"], where, expect, "log"):
             if not cited.get(clause):
-                out.append(Failure(where(expect, "log"), f"no step of the log follows {clause}"))
+                out.append(
+                    Failure(where(expect, "log"), _("no step of the log follows {clause}").format(clause=clause))
+                )
     if "steps" in expect:
         out += _check_steps(game, expect, where)
     return out
@@ -735,17 +800,21 @@ def _check_outcomes(game: Game, outcomes: Mapping[str, Any], where: _Where, chec
         for i, want in enumerate(items):
             parent, key = (raw, i) if isinstance(raw, list) else (outcomes, source)
             if isinstance(want, Mapping):
-                f = _Fields(want, where, f"the outcome of {source}", {"result", "clause"}, parent, key)
+                f = _Fields(
+                    want, where, _("the outcome of {source}").format(source=source), {"result", "clause"}, parent, key
+                )
                 result = f.required("result", ("resolved", "fizzled"))
                 clause = f.text("clause")
                 if clause is not None and clause not in CLAUSES:
-                    raise BadInput(f"{clause!r} is not a clause ID of the catalogue (see `fsm rules`)", f.at("clause"))
+                    raise BadInput(_not_a_clause(clause), f.at("clause"))
                 wants.append((result, clause))
             elif want in ("resolved", "fizzled"):
                 wants.append((want, None))
             else:
                 raise BadInput(
-                    f"an outcome is resolved, fizzled or {{result: ..., clause: ...}}, got {_shown(want)}",
+                    _("an outcome is resolved, fizzled or {{result: ..., clause: ...}}, got {value}").format(
+                        value=_shown(want)
+                    ),
                     where(parent, key),
                 )
         matches = len(got) == len(wants) and all(
@@ -756,7 +825,10 @@ def _check_outcomes(game: Game, outcomes: Mapping[str, Any], where: _Where, chec
             continue
         shown = [f"{o.result} ({o.clause}{': ' + o.reason if o.reason else ''})" for o in got]
         expected = [f"{r} ({c})" if c else r for r, c in wants]
-        out.append(Failure(where(outcomes, source), f"{source}: expected {expected}, got {shown or 'no outcome'}"))
+        message = _("{source}: expected {want}, got {got}").format(
+            source=source, want=expected, got=shown or _("no outcome")
+        )
+        out.append(Failure(where(outcomes, source), message))
     return out
 
 
@@ -766,11 +838,17 @@ def _check_zones(game: Game, zones: Mapping[str, Any], where: _Where) -> list[Fa
     for name, want in zones.items():
         thing = t.units.get(name) or t.cards.get(name) or t.cards.get(_name_index(game).get(name, ""))
         if thing is None:
-            raise BadInput(f"no unit or card {name!r}", where(zones, name))
+            raise BadInput(_("no unit or card {name!r}").format(name=name), where(zones, name))
         if not isinstance(want, str):
-            raise BadInput(f"a zone is text such as field or graveyard, got {_shown(want)}", where(zones, name))
+            message = _("a zone is text such as field or graveyard, got {value}")
+            raise BadInput(message.format(value=_shown(want)), where(zones, name))
         if thing.zone != want:
-            out.append(Failure(where(zones, name), f"{name} should be in {want}, but is in {thing.zone}"))
+            out.append(
+                Failure(
+                    where(zones, name),
+                    _("{name} should be in {want}, but is in {got}").format(name=name, want=want, got=thing.zone),
+                )
+            )
     return out
 
 
@@ -780,8 +858,10 @@ def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: s
     for uid, raw in units.items():
         u = t.units.get(uid)
         if u is None:
-            raise BadInput(f"no unit {uid!r}; units: {', '.join(t.units)}", where(units, uid))
-        f = _Fields(raw, where, f"expected unit {uid}", set(UNIT_CHECKS), units, uid)
+            raise BadInput(
+                _("no unit {unit!r}; units: {units}").format(unit=uid, units=", ".join(t.units)), where(units, uid)
+            )
+        f = _Fields(raw, where, _("expected unit {unit}").format(unit=uid), set(UNIT_CHECKS), units, uid)
         for key in f.data:
             got: Any
             want: Any
@@ -794,7 +874,10 @@ def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: s
             else:  # party, zone, geo
                 got, want = getattr(u, key), f.text(key)
             if got != want:
-                out.append(Failure(f.at(key), f"{uid}.{key} should be {want!r}, but is {got!r}"))
+                message = _("{unit}.{key} should be {want!r}, but is {got!r}").format(
+                    unit=uid, key=key, want=want, got=got
+                )
+                out.append(Failure(f.at(key), message))
             elif key in EXPECTATION_CLAUSES:
                 checked.add(EXPECTATION_CLAUSES[key])
     return out
@@ -807,14 +890,17 @@ def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where) -> list[F
     pos = 0
     for i, raw in enumerate(wanted):
         if not isinstance(raw, str) or ":" not in raw:
-            raise BadInput(f"a step is 'CLAUSE: words of the log line', got {_shown(raw)}", where(wanted, i))
-        clause, _, words = (s.strip() for s in raw.partition(":"))
+            message = _("a step is 'CLAUSE: words of the log line', got {value}")
+            raise BadInput(message.format(value=_shown(raw)), where(wanted, i))
+        clause, _sep, words = (s.strip() for s in raw.partition(":"))
         if clause not in CLAUSES:
-            raise BadInput(f"{clause!r} is not a clause ID of the catalogue (see `fsm rules`)", where(wanted, i))
+            raise BadInput(_not_a_clause(clause), where(wanted, i))
         found = next((j for j in range(pos, len(log)) if log[j].clause == clause and words in log[j].text), None)
         if found is None:
             earlier = any(e.clause == clause and words in e.text for e in log[:pos])
-            why = "it comes earlier than the step before it" if earlier else "no such line in the log"
-            return [Failure(where(wanted, i), f"expected the log line {raw!r} here: {why}")]
+            why = _("it comes earlier than the step before it") if earlier else _("no such line in the log")
+            return [
+                Failure(where(wanted, i), _("expected the log line {step!r} here: {why}").format(step=raw, why=why))
+            ]
         pos = found + 1
     return []

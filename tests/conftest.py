@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,6 +11,11 @@ import pytest
 from fsm.engine import Game
 from fsm.errors import BadInput, RuleViolation
 from fsm.scenario import build_game
+
+# The tests read English messages: a Japanese locale (or FSM_LANG) on the tester's machine must not
+# change them, in this process or in the fsm / kernel processes they start.  Tests of the Japanese
+# messages ask for them explicitly (tests/test_i18n.py).
+os.environ["FSM_LANG"] = "en"
 
 #: The geo of every test battle (held by B, so A advancing into it starts a battle) and A's home.
 GEOS = {"荒野": {"holder": "B", "limit": 10}, "本陣": {"holder": "A"}}

@@ -12,10 +12,10 @@ from fsm.catalogue import CLAUSES
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_python_m_fsm_rules() -> None:
+def _rules(*args: str) -> list[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    out = subprocess.run(
-        [sys.executable, "-m", "fsm", "rules"],
+    return subprocess.run(
+        [sys.executable, "-m", "fsm", "rules", *args],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -23,10 +23,21 @@ def test_python_m_fsm_rules() -> None:
         encoding="utf-8",
         check=True,
         timeout=60,
-    ).stdout
-    lines = out.splitlines()
+    ).stdout.splitlines()
+
+
+def test_python_m_fsm_rules() -> None:
+    lines = _rules()
     assert len(lines) == len(CLAUSES)
     firsts = [line.split()[0] for line in lines]
     assert firsts == list(CLAUSES)
     for cid in CLAUSES:
         assert any(line.startswith(cid + " ") for line in lines), cid
+
+
+def test_fsm_rules_lang_ja_prints_the_japanese_catalogue() -> None:
+    lines = _rules("--lang", "ja")
+    assert [line.split()[0] for line in lines] == list(CLAUSES)
+    for line, c in zip(lines, CLAUSES.values(), strict=True):
+        assert c.title_ja in line and c.text_ja in line, c.id
+        assert c.text not in line, c.id

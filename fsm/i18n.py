@@ -1,0 +1,151 @@
+"""Messages in the reader's language: gettext catalogues under ``fsm/locale/``, made with Babel.
+
+The language of a message is, first that applies:
+
+1. an explicit ``lang=`` argument (``gettext(message, lang="ja")``);
+2. the one chosen with :func:`set_language` (``fsm --lang ja`` does this);
+3. the ``FSM_LANG`` environment variable (``ja`` or ``en``);
+4. the locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them);
+5. English.
+
+Each language has one catalogue, ``fsm/locale/<lang>/LC_MESSAGES/fsm.po``, committed as text.
+The compiled ``fsm.mo`` next to it is written by the install (``setup.py``'s build step); when it
+is missing or older than the ``.po`` (a translator's edit, a merge), the ``.po`` is compiled with
+Babel on first use instead (and the ``.mo`` rewritten when the folder is writable), so a message
+is never lost to a stale build.
+
+Mark a message with ``_("... {name} ...")`` and fill it with ``.format(name=...)`` *after*
+translating, so the catalogue holds one sentence with named placeholders (word order differs
+between Japanese and English).  ``N_`` marks a message kept in a constant and translated later.
+How to add one: docs/i18n.md.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+from .errors import BadInput
+
+DOMAIN = "fsm"
+LANGUAGES = ("en", "ja")
+FALLBACK = "en"
+LOCALE_DIR = Path(__file__).resolve().with_name("locale")
+
+_chosen: str | None = None
+
+
+def normalise(value: str | None) -> str | None:
+    """``ja_JP.UTF-8`` → ``ja``; None for anything that is not a language fsm speaks."""
+    if not value:
+        return None
+    code = value.split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def _checked(lang: str) -> str:
+    code = normalise(lang)
+    if code is None:
+        message = gettext("unknown language {lang!r}; fsm speaks {languages}")  # in the language already chosen
+        raise BadInput(message.format(lang=lang, languages=", ".join(LANGUAGES)), "lang")
+    return code
+
+
+def set_language(lang: str | None) -> None:
+    """Choose the language of every later message (None: back to FSM_LANG / the locale)."""
+    global _chosen
+    _chosen = _checked(lang) if lang else None
+
+
+def from_environment() -> str | None:
+    """The language FSM_LANG or else the locale asks for, None when neither names ja or en."""
+    env = os.environ.get("FSM_LANG")
+    if env:
+        return normalise(env)
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # gettext's own order
+        value = os.environ.get(var)
+        if value:
+            for part in value.split(":"):  # LANGUAGE may list several
+                if code := normalise(part):
+                    return code
+            return None  # the first variable set decides, as in gettext
+    return None
+
+
+def language(lang: str | None = None) -> str:
+    """The language a message is given in (see the module docstring for the order)."""
+    if lang:
+        return _checked(lang)
+    return _chosen or from_environment() or FALLBACK
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def compile_po(po: Path) -> bytes:
+    """The ``.mo`` bytes of one catalogue (what ``pybabel compile`` writes)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        catalogue = read_po(f)
+    out = io.BytesIO()
+    write_mo(out, catalogue)
+    return out.getvalue()
+
+
+@cache
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalogue of ``lang``; nothing (messages as written) when it has none."""
+    po = po_path(lang)
+    mo = po.with_suffix(".mo")
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as f:
+            return _gettext.GNUTranslations(f)
+    if po.is_file():
+        data = compile_po(po)
+        _save(mo, data)
+        return _gettext.GNUTranslations(io.BytesIO(data))
+    return _gettext.NullTranslations()
+
+
+def _save(mo: Path, data: bytes) -> None:
+    """Keep a fresh compilation for the next process; a read-only install just compiles again."""
+    tmp = mo.with_name(f"{mo.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, mo)  # atomic: a process reading at the same time sees the old or the new file
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def gettext(message: str, lang: str | None = None) -> str:
+    """``message`` in the chosen language; the English text itself when there is no translation."""
+    return translations(language(lang)).gettext(message)
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name pybabel looks for
+    """Mark a message for extraction without translating it yet (translate it where it is shown)."""
+    return message
+
+
+_ = gettext
+
+
+@contextmanager
+def using(lang: str | None) -> Iterator[None]:
+    """Speak ``lang`` inside the block (None: leave the choice as it is), then restore the choice."""
+    global _chosen
+    before = _chosen
+    try:
+        if lang:
+            set_language(lang)
+        yield
+    finally:
+        _chosen = before
