@@ -34,7 +34,6 @@ is a :class:`Failure` (exit code 1).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -493,7 +492,7 @@ class Result:
     game: Game
     failures: list[Failure] = field(default_factory=list)
     steps: list[tuple[str, list[LogEntry]]] = field(default_factory=list)
-    checked: set[str] = field(default_factory=set)  # clauses verified by an expectation
+    checked: set[str] = field(default_factory=set)  # clauses an expectation named and found to hold
     notes: str = ""
     clauses: list[str] = field(default_factory=list)  # the scenario's own `clauses:`
 
@@ -502,23 +501,11 @@ class Result:
         return not self.failures
 
     @property
-    def cited(self) -> set[str]:
-        """Every clause this run demonstrably touched: cited by a log line or a refusal (as its
-        clause or in its text), or verified by an expectation."""
-        out = set(self.checked)
-        for _move, entries in self.steps:
-            for e in entries:
-                out.add(e.clause)
-                out.update(mentioned(e.text))
-        return out & set(CLAUSES)
-
-
-_CLAUSE_ID = re.compile(r"\b[A-Z]+(?:-[A-Z0-9]+)+\b")
-
-
-def mentioned(text: str) -> set[str]:
-    """Catalogue clause IDs named inside a message, e.g. ``(全 never stands in for 道具, SYM-3)``."""
-    return {m for m in _CLAUSE_ID.findall(text) if m in CLAUSES}
+    def unverified(self) -> list[str]:
+        """The clauses the file lists but no expectation names: listing a clause is a claim that the
+        file checks it (an outcome's clause, a refused move's clause or a ``steps:`` line), not
+        merely that some log line, such as the move's own, carried its ID."""
+        return [c for c in self.clauses if c not in self.checked]
 
 
 TOP_KEYS = {"title", "clauses", "notes", "seed", "players", "geos", "units", "cards", "start", "moves", "expect",
@@ -600,7 +587,19 @@ def play(
         result.steps.append((entry, logged))
     if upto is None and expectations:
         result.failures += check(game, _table_of(data.get("expect"), where, data, "expect"), where, result.checked)
+        if result.unverified and not result.failures:
+            result.failures.append(_over_claim(result.unverified, where(data, "clauses")))
     return result
+
+
+def _over_claim(unverified: list[str], at: str) -> Failure:
+    ids = ", ".join(unverified)
+    return Failure(
+        at,
+        f"lists {ids}, but no expectation verifies {'it' if len(unverified) == 1 else 'them'}; "
+        f"add a steps: line such as '{unverified[0]}: words of its log line', an outcome or refused-move "
+        "clause:, or drop it from clauses:",
+    )
 
 
 def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, result: Result) -> bool:
@@ -622,6 +621,8 @@ def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, resul
         result.failures.append(
             Failure(at, f"{text!r} was refused under {verdict.clause}, expected {want}: {verdict.message}")
         )
+    elif want:
+        result.checked.add(want)
     result.steps.append((f"refused {text}", [LogEntry(f"refused: {verdict.message}", verdict.clause, move=text)]))
     return True
 
@@ -633,20 +634,26 @@ def _name_index(game: Game) -> dict[str, str]:
 
 EXPECT_KEYS = {"outcomes", "zones", "units", "geos", "order", "first", "flow", "actor", "log", "steps"}
 UNIT_CHECKS = ("skills", "acted", "marched", "destroyed", "discarded", "party", "zone", "geo")
-#: Clauses an expectation verifies by its nature (it compares exactly what the clause defines).
-EXPECTATION_CLAUSES = {"skills": "SYM-1"}
+#: Clauses an expectation verifies by its nature (it compares exactly what the clause defines):
+#: a unit's skill symbols, the zone of each thing, the order a chain of two or more resolved in.
+EXPECTATION_CLAUSES = {"skills": "SYM-1", "zones": "FLOW-ZONES", "order": "TIM-CTR-3"}
 
 
 def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str] | None = None) -> list[Failure]:
     """Compare the game as it ends with ``expect:``; returns what does not hold.
 
-    Clauses verified along the way (an outcome's clause, a unit's skills) are added to ``checked``.
+    Clauses verified along the way (an outcome's clause, a ``steps:`` line's clause, and those of
+    :data:`EXPECTATION_CLAUSES`) are added to ``checked``.
     """
     checked = checked if checked is not None else set()
     out: list[Failure] = []
     _check_keys(expect, EXPECT_KEYS, where, "expect")
     out += _check_outcomes(game, _table_of(expect.get("outcomes"), where, expect, "outcomes"), where, checked)
-    out += _check_zones(game, _table_of(expect.get("zones"), where, expect, "zones"), where)
+    zones = _table_of(expect.get("zones"), where, expect, "zones")
+    found = _check_zones(game, zones, where)
+    if zones and not found:
+        checked.add(EXPECTATION_CLAUSES["zones"])
+    out += found
     out += _check_units(game, _table_of(expect.get("units"), where, expect, "units"), where, checked)
     t = game.table
     geos = _table_of(expect.get("geos"), where, expect, "geos")
@@ -668,6 +675,8 @@ def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str
             names.append(card.name if card else o.source)
         if names != want_order:
             out.append(Failure(where(expect, "order"), f"resolution order should be {want_order}, but was {names}"))
+        elif len(names) >= 2:
+            checked.add(EXPECTATION_CLAUSES["order"])
     f = _Fields(expect, where, "expect", EXPECT_KEYS)
     if "first" in expect:
         want = f.text("first", None, t.players)
@@ -690,7 +699,7 @@ def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str
             if not cited.get(clause):
                 out.append(Failure(where(expect, "log"), f"no step of the log follows {clause}"))
     if "steps" in expect:
-        out += _check_steps(game, expect, where)
+        out += _check_steps(game, expect, where, checked)
     return out
 
 
@@ -768,7 +777,7 @@ def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: s
     return out
 
 
-def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where) -> list[Failure]:
+def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str]) -> list[Failure]:
     """``steps:`` — log lines that must appear in this order, each ``"CLAUSE: words of the line"``."""
     wanted = _list_of(expect["steps"], where, expect, "steps")
     log = game.log
@@ -784,5 +793,6 @@ def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where) -> list[F
             earlier = any(e.clause == clause and words in e.text for e in log[:pos])
             why = "it comes earlier than the step before it" if earlier else "no such line in the log"
             return [Failure(where(wanted, i), f"expected the log line {raw!r} here: {why}")]
+        checked.add(clause)
         pos = found + 1
     return []
