@@ -3,7 +3,7 @@
 A scenario is YAML (see ``docs/scenarios.md`` for the full format)::
 
     title: A 【行動】 fizzles because a counter made its unit act first
-    clauses: [ACT-6, ACT-5]
+    clauses: [ACT-6, TIM-CTR-2, TIM-CTR-3]
     notes: 足止め makes 岩の巨人 行動完了 before 岩砕き resolves, so 岩砕き fizzles.
     seed: 1
     players: [A, B]
@@ -28,8 +28,8 @@ A scenario is YAML (see ``docs/scenarios.md`` for the full format)::
       order: [足止め, 岩砕き]
 
 Everything malformed is reported as ``FILE:LINE: what is wrong`` (:class:`BadInput`, exit
-code 2 on the command line); an expectation that does not hold, or a move the rules refuse,
-is a :class:`Failure` (exit code 1).
+code 2 on the command line); an expectation that does not hold, a move the rules refuse, or
+a ``clauses:`` entry that no expectation verifies, is a :class:`Failure` (exit code 1).
 """
 
 from __future__ import annotations

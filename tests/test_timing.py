@@ -226,15 +226,8 @@ def _then(g: Game, *moves: str) -> Game:
 #: point) each timing is refused under its own clause; in a counter window a card with no counter
 #: timing is refused under TIM-CTR-1 (only a counter may answer), a limited counter under its limit.
 AT_AN_ACTION_POINT = {
-    "[通常]": "TIM-NORMAL",
-    "[反撃]": "TIM-CTR-1",
-    "[反撃：攻撃限定]": "TIM-ATK",
-    "[反撃：スキル限定]": "TIM-SKL",
-    "[反撃：特殊能力限定]": "TIM-ABL",
-    "[反撃：スピード限定]": "TIM-SPD",
-    "[ＭＦ]": "TIM-MF",
-    "[戦闘]": "TIM-BTL",
-    "[通常/反撃]": "TIM-NORMAL",
+    **CLAUSE_OF_ROW,
+    "[通常/反撃]": "TIM-NORMAL",  # a combination is refused under the part that is an action
     "[通常/反撃/スピード]": "TIM-NORMAL",
 }
 IN_A_WINDOW = {
