@@ -3,7 +3,7 @@
 A scenario is YAML (see ``docs/scenarios.md`` for the full format)::
 
     title: A 【行動】 fizzles because a counter made its unit act first
-    clauses: [ACT-6, ACT-5]
+    clauses: [ACT-6, TIM-CTR-2, TIM-CTR-3]
     notes: 足止め makes 岩の巨人 行動完了 before 岩砕き resolves, so 岩砕き fizzles.
     seed: 1
     players: [A, B]
@@ -28,13 +28,12 @@ A scenario is YAML (see ``docs/scenarios.md`` for the full format)::
       order: [足止め, 岩砕き]
 
 Everything malformed is reported as ``FILE:LINE: what is wrong`` (:class:`BadInput`, exit
-code 2 on the command line); an expectation that does not hold, or a move the rules refuse,
-is a :class:`Failure` (exit code 1).
+code 2 on the command line); an expectation that does not hold, a move the rules refuse, or
+a ``clauses:`` entry that no expectation verifies, is a :class:`Failure` (exit code 1).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -559,7 +558,7 @@ class Result:
     game: Game
     failures: list[Failure] = field(default_factory=list)
     steps: list[tuple[str, list[LogEntry]]] = field(default_factory=list)
-    checked: set[str] = field(default_factory=set)  # clauses verified by an expectation
+    checked: set[str] = field(default_factory=set)  # clauses an expectation named and found to hold
     notes: str = ""
     clauses: list[str] = field(default_factory=list)  # the scenario's own `clauses:`
 
@@ -568,23 +567,11 @@ class Result:
         return not self.failures
 
     @property
-    def cited(self) -> set[str]:
-        """Every clause this run demonstrably touched: cited by a log line or a refusal (as its
-        clause or in its text), or verified by an expectation."""
-        out = set(self.checked)
-        for _move, entries in self.steps:
-            for e in entries:
-                out.add(e.clause)
-                out.update(mentioned(e.text))
-        return out & set(CLAUSES)
-
-
-_CLAUSE_ID = re.compile(r"\b[A-Z]+(?:-[A-Z0-9]+)+\b")
-
-
-def mentioned(text: str) -> set[str]:
-    """Catalogue clause IDs named inside a message, e.g. ``(全 never stands in for 道具, SYM-3)``."""
-    return {m for m in _CLAUSE_ID.findall(text) if m in CLAUSES}
+    def unverified(self) -> list[str]:
+        """The clauses the file lists but no expectation names: listing a clause is a claim that the
+        file checks it (an outcome's clause, a refused move's clause or a ``steps:`` line), not
+        merely that some log line, such as the move's own, carried its ID."""
+        return [c for c in self.clauses if c not in self.checked]
 
 
 TOP_KEYS = {"title", "clauses", "notes", "seed", "players", "geos", "units", "cards", "start", "moves", "expect",
@@ -671,7 +658,19 @@ def play(
         result.steps.append((entry, logged))
     if upto is None and expectations:
         result.failures += check(game, _table_of(data.get("expect"), where, data, "expect"), where, result.checked)
+        if result.unverified and not result.failures:
+            result.failures.append(_over_claim(result.unverified, where(data, "clauses")))
     return result
+
+
+def _over_claim(unverified: list[str], at: str) -> Failure:
+    ids = ", ".join(unverified)
+    return Failure(
+        at,
+        f"lists {ids}, but no expectation verifies {'it' if len(unverified) == 1 else 'them'}; "
+        f"add a steps: line such as '{unverified[0]}: words of its log line', an outcome or refused-move "
+        "clause:, or drop it from clauses:",
+    )
 
 
 def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, result: Result) -> bool:
@@ -699,6 +698,8 @@ def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, resul
                 ),
             )
         )
+    elif want:
+        result.checked.add(want)
     result.steps.append((f"refused {text}", [LogEntry(f"refused: {verdict.message}", verdict.clause, move=text)]))
     return True
 
@@ -710,20 +711,26 @@ def _name_index(game: Game) -> dict[str, str]:
 
 EXPECT_KEYS = {"outcomes", "zones", "units", "geos", "order", "first", "flow", "actor", "log", "steps"}
 UNIT_CHECKS = ("skills", "acted", "marched", "destroyed", "discarded", "party", "zone", "geo")
-#: Clauses an expectation verifies by its nature (it compares exactly what the clause defines).
-EXPECTATION_CLAUSES = {"skills": "SYM-1"}
+#: Clauses an expectation verifies by its nature (it compares exactly what the clause defines):
+#: a unit's skill symbols, the zone of each thing, the order a chain of two or more resolved in.
+EXPECTATION_CLAUSES = {"skills": "SYM-1", "zones": "FLOW-ZONES", "order": "TIM-CTR-3"}
 
 
 def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str] | None = None) -> list[Failure]:
     """Compare the game as it ends with ``expect:``; returns what does not hold.
 
-    Clauses verified along the way (an outcome's clause, a unit's skills) are added to ``checked``.
+    Clauses verified along the way (an outcome's clause, a ``steps:`` line's clause, and those of
+    :data:`EXPECTATION_CLAUSES`) are added to ``checked``.
     """
     checked = checked if checked is not None else set()
     out: list[Failure] = []
     _check_keys(expect, EXPECT_KEYS, where, "expect")
     out += _check_outcomes(game, _table_of(expect.get("outcomes"), where, expect, "outcomes"), where, checked)
-    out += _check_zones(game, _table_of(expect.get("zones"), where, expect, "zones"), where)
+    zones = _table_of(expect.get("zones"), where, expect, "zones")
+    found = _check_zones(game, zones, where)
+    if zones and not found:
+        checked.add(EXPECTATION_CLAUSES["zones"])
+    out += found
     out += _check_units(game, _table_of(expect.get("units"), where, expect, "units"), where, checked)
     t = game.table
     geos = _table_of(expect.get("geos"), where, expect, "geos")
@@ -751,6 +758,8 @@ def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str
         if names != want_order:
             message = _("resolution order should be {want}, but was {got}").format(want=want_order, got=names)
             out.append(Failure(where(expect, "order"), message))
+        elif len(names) >= 2:
+            checked.add(EXPECTATION_CLAUSES["order"])
     f = _Fields(expect, where, "expect", EXPECT_KEYS)
     if "first" in expect:
         want = f.text("first", None, t.players)
@@ -785,7 +794,7 @@ def check(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str
                     Failure(where(expect, "log"), _("no step of the log follows {clause}").format(clause=clause))
                 )
     if "steps" in expect:
-        out += _check_steps(game, expect, where)
+        out += _check_steps(game, expect, where, checked)
     return out
 
 
@@ -883,7 +892,7 @@ def _check_units(game: Game, units: Mapping[str, Any], where: _Where, checked: s
     return out
 
 
-def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where) -> list[Failure]:
+def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where, checked: set[str]) -> list[Failure]:
     """``steps:`` — log lines that must appear in this order, each ``"CLAUSE: words of the line"``."""
     wanted = _list_of(expect["steps"], where, expect, "steps")
     log = game.log
@@ -902,5 +911,6 @@ def _check_steps(game: Game, expect: Mapping[str, Any], where: _Where) -> list[F
             return [
                 Failure(where(wanted, i), _("expected the log line {step!r} here: {why}").format(step=raw, why=why))
             ]
+        checked.add(clause)
         pos = found + 1
     return []

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from fsm.engine import Game
 from fsm.errors import BadInput, RuleViolation
@@ -19,6 +20,20 @@ os.environ["FSM_LANG"] = "en"
 
 #: The geo of every test battle (held by B, so A advancing into it starts a battle) and A's home.
 GEOS = {"荒野": {"holder": "B", "limit": 10}, "本陣": {"holder": "A"}}
+
+
+# Hypothesis profiles.  "ci" (the default) is derandomized: the same examples on every run, so
+# a red build is reproducible and never flaky.  "long" explores far more, with fresh randomness:
+# `pytest tests/test_properties.py --hypothesis-profile=long` (or HYPOTHESIS_PROFILE=long).
+settings.register_profile(
+    "ci", derandomize=True, max_examples=60, stateful_step_count=30, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow], print_blob=True,
+)  # fmt: skip
+settings.register_profile(
+    "long", max_examples=2000, stateful_step_count=80, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow], print_blob=True,
+)  # fmt: skip
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def make(

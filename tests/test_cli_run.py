@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from fsm.cli import main
 
@@ -84,7 +85,8 @@ def test_console_entry_point_fsm_runs_a_scenario() -> None:
 
 
 def test_tim_ctr_3_json_lines_one_object_per_step(capsys: pytest.CaptureFixture[str]) -> None:
-    """TIM-CTR-3: --json prints one object per step with the move, the clause and the states entered."""
+    """TIM-CTR-3: --json prints one object per step with the move, the clause and the states entered;
+    the refusal carries the engine's reason (TIM-CTR-2) and the result the file's title."""
     code, out, _err = fsm(capsys, "run", "--json", FIZZLE)
     assert code == 0
     objects = [json.loads(line) for line in out.splitlines()]
@@ -101,13 +103,13 @@ def test_tim_ctr_3_json_lines_one_object_per_step(capsys: pytest.CaptureFixture[
             "move": "A: pass",
             "player": "A",
             "clause": "TIM-CTR-2",
-            "text": refused[0]["text"],
+            "text": "B has priority in the counter window; A must wait for B to pass",
         }
     ]
     assert objects[-1] == {
         "type": "result",
         "file": str(FIZZLE),
-        "title": objects[-1]["title"],
+        "title": yaml.safe_load(FIZZLE.read_text(encoding="utf-8"))["title"],
         "ok": True,
         "failures": [],
     }

@@ -6,7 +6,6 @@ abilities in general) and the counter rules (TIM-CTR-*), equips EQ-1.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from fsm.diagrams import machines, render_machine
 from fsm.errors import BadInput, RuleViolation
 from fsm.ruleset import builtin
 from fsm.scenario import build_game, play
@@ -146,11 +146,8 @@ def test_presets_bundle_variants() -> None:
 
 
 # ---------------------------------------------------------------- diagrams
-@pytest.mark.skipif(importlib.util.find_spec("fsm.diagrams") is None, reason="fsm.diagrams not built yet")
 def test_designer_kinds_appear_in_the_generated_diagrams(tmp_path: Path) -> None:
     """AB-1, EQ-1: `fsm diagrams --rules FILE` draws the designer's 【休息】 and the windowed equip."""
-    from fsm.diagrams import machines, render_machine
-
     stems = {d.stem: d for d in machines(builtin().extend(REST))}
     assert "kind_rest" in stems
     svg = render_machine(stems["kind_rest"].machine, fmt="svg")

@@ -1,18 +1,25 @@
 """Random play (hypothesis stateful testing): whatever legal moves are played, the table stays sound.
 
-From a few varied tables (a battle in its normal timing, the main phase before a battle, the speed
-determination), the machine below plays random legal moves, tries random illegal ones, and
-round-trips snapshots.  After every step it checks:
+From a few varied tables (a battle in its normal timing, the main phase before a battle, the
+quick-summon timing, the speed determination), the machine below plays random legal moves, tries
+moves drawn from the whole candidate space (every verb × every player × every name on the table
+in each slot: the opponent's units, cards and abilities too), tries junk, and round-trips
+snapshots.  After every step it checks:
 
 * FLOW-ZONES — every card and unit is in exactly one known zone; a card is on the chain exactly
   while an item of it is pending; an equipped card sits on a unit on the field;
 * SC-2 — no unit has used more of a skill than it had;
+* FLOW-QS / FLOW-ADV — no unit is twice among the battle participants (issue 11 point 15);
+* a move played moves only its player's own units and cards (AB-1, SC-4, QS-1, EQ-1, FLOW-*);
 * TIM-CTR-2 — the chain is empty exactly when the chain machine is empty and nobody has priority;
   priority, when held, belongs to the player who must decide;
 * TIM-CTR-3 — items pending before a move resolve newest first (and, with the default variant,
   all of them once resolution starts);
 * a refused move (RuleViolation or BadInput) changes neither the table nor the log, and a move
-  ``why_not`` calls legal is one of ``legal_moves``.
+  ``why_not`` calls legal is one of ``legal_moves`` (and is then played).
+
+How many examples run is the hypothesis profile's business (tests/conftest.py): CI's "ci" is
+derandomized; ``--hypothesis-profile=long`` explores much further.
 """
 
 from __future__ import annotations
@@ -21,13 +28,12 @@ from collections import Counter
 from typing import Any
 
 from conftest import make
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from fsm.engine import Game
 from fsm.errors import BadInput, RuleViolation
-from fsm.moves import VERBS
+from fsm.moves import VERBS, parse
 
 ROCK_ABILITIES = [
     {"name": "岩砕き", "kind": "action", "timing": "通常/反撃", "effect": "destroy", "dice": True, "min_roll": 3},
@@ -93,6 +99,8 @@ STARTS: list[dict[str, Any]] = [
      "variants": {"refund_cost_on_fizzle": True, "fizzled_action_uses_chance": False}},
     {"units": UNITS, "cards": CARDS, "at": "normal_timing", "variants": {"counters_between_resolutions": True}},
     {"units": BEFORE_BATTLE_UNITS, "cards": BEFORE_BATTLE_CARDS, "at": "main_phase"},
+    {"units": {**BEFORE_BATTLE_UNITS, "岩の巨人": UNITS["岩の巨人"]}, "cards": BEFORE_BATTLE_CARDS,
+     "at": "quick_summon"},
     {"units": UNITS, "cards": CARDS, "at": "speed", "variants": {"speed_tie": "defending_first"}},
 ]  # fmt: skip
 ZONES_OF_CARDS = {"hand", "revealed", "chain", "equipped", "graveyard"}
@@ -122,12 +130,39 @@ def _random_text(verb: str, p: str, a: str, b: str, c: str, target: bool) -> str
     return text if target or verb not in ("use", "activate") else text.rsplit(" on ", 1)[0]
 
 
+SPREAD = 8  # the invariant checks every SPREAD-th candidate of a large verb, in turn
+
+
+def candidates(game: Game, verb: str) -> list[str]:
+    """Every text of this verb that can be built from the names on the table, legal or not: each
+    player × each unit, card, ability, geo and target in the verb's slots."""
+    t = game.table
+    units, cards, geos = sorted(t.units), sorted(t.cards), sorted(t.geos)
+    targets = ["", *(f" on {x}" for x in (*units, *t.players, *geos))]
+    abilities = [(u.id, a.name) for u in t.units.values() for a in u.abilities]
+    slots: dict[str, list[str]] = {
+        "pass": ["pass"],
+        "use": [f"use {c} by {u}{x}" for c in cards for u in units for x in targets],
+        "activate": [f"activate {a} of {u}{x}" for u, a in abilities for x in targets],
+        "attack": [f"attack {e} with {u}" for e in units for u in units],
+        "advance": [f"advance {u} to {g}" for u in units for g in geos],
+        "summon": [f"summon {u}" for u in units],
+        "equip": [f"equip {c} on {u}" for c in cards for u in units],
+        "unequip": [f"unequip {c}" for c in cards],
+        "reveal": [f"reveal {c}" for c in cards],
+        "front": [f"front {u}" for u in units],
+    }
+    return [f"{p}: {body}" for p in t.players for body in slots[verb]]
+
+
 class PlayAtRandom(RuleBasedStateMachine):
     game: Game
+    tables = STARTS
 
-    @initialize(start=st.sampled_from(range(len(STARTS))), seed=st.integers(0, 40))
+    @initialize(start=st.integers(0, 1000), seed=st.integers(0, 40))
     def set_up(self, start: int, seed: int) -> None:
-        spec = STARTS[start]
+        spec = self.tables[start % len(self.tables)]
+        self.checks = 0  # steps so far: which share of a large verb the agreement invariant checks
         self.between = bool(spec.get("variants", {}).get("counters_between_resolutions"))
         self.game = make(spec["units"], spec["cards"], at=spec["at"], seed=seed, variants=spec.get("variants"),
                          battle=spec.get("battle"))  # fmt: skip
@@ -137,10 +172,30 @@ class PlayAtRandom(RuleBasedStateMachine):
     @precondition(lambda self: bool(self.game.legal_moves()))
     @rule(index=st.integers(0, 10_000))
     def play_a_legal_move(self, index: int) -> None:
-        """TIM-CTR-3: whatever resolves of what was pending resolves newest first."""
+        """One of legal_moves is played (and its resolutions checked newest first, TIM-CTR-3)."""
+        moves = self.game.legal_moves()
+        self._play(str(moves[index % len(moves)]))
+
+    @rule(verb=st.sampled_from(VERBS), index=st.integers(0, 100_000))
+    def try_a_move_from_the_whole_candidate_space(self, verb: str, index: int) -> None:
+        """Any move the table's names can spell (summoning the opponent's unit, equipping it,
+        activating its ability ...) is either offered by legal_moves and played, or refused with
+        nothing changed."""
+        options = candidates(self.game, verb)
+        text = options[index % len(options)]
+        if self.game.why_not(text).legal:
+            assert text in [str(m) for m in self.game.legal_moves()], f"{text!r} is legal but not offered"
+            self._play(text)
+        else:
+            self._refused(text)
+
+    def _play(self, move: str) -> None:
+        """A player moves only their own pieces (AB-1, SC-4, QS-1, EQ-1, FLOW-QS, FLOW-ADV, FLOW-ATK,
+        FLOW-FORM); TIM-CTR-3: whatever resolves of what was pending resolves newest first."""
         g = self.game
-        moves = g.legal_moves()
-        move = moves[index % len(moves)]
+        m = parse(move)
+        for piece in (g.table.units.get(m.unit or ""), g.table.cards.get(m.card or "")):
+            assert piece is None or piece.owner == m.player, f"{move!r} moves {piece.id}, owned by {piece.owner}"
         pending = [i.seq for i in g.table.chain]
         done = len(g.table.resolution_order)
         g.apply(move)
@@ -158,8 +213,8 @@ class PlayAtRandom(RuleBasedStateMachine):
         with_target=st.booleans(),
     )
     def try_a_random_move(self, verb: str, player: str, a: str, b: str, c: str, with_target: bool) -> None:
-        """A move built from the table's names is either offered by legal_moves, or refused with
-        nothing changed."""
+        """Junk too (an unknown player, a name in the wrong slot, a name not on the table) is either
+        offered by legal_moves, or refused with nothing changed."""
         text = _random_text(verb, player, a, b, c, with_target)
         g = self.game
         verdict = g.why_not(text)
@@ -239,6 +294,29 @@ class PlayAtRandom(RuleBasedStateMachine):
             assert all(u.skills.consumed[s] <= have[s] for s in u.skills.consumed), (u.id, u.skills, always)
 
     @invariant()
+    def why_not_and_legal_moves_agree_on_every_candidate(self) -> None:
+        """A move is legal by why_not exactly when legal_moves offers it, over the candidate space
+        (so a wrongly legal move, such as summoning the opponent's unit, is seen at once).  The
+        large verbs (use, activate) are checked one in SPREAD per step, a different share each step."""
+        g = self.game
+        legal = {str(m) for m in g.legal_moves()}
+        self.checks += 1
+        for verb in VERBS:
+            options = candidates(g, verb)
+            if len(options) > 100:
+                options = options[self.checks % SPREAD :: SPREAD]
+            for text in options:
+                assert g.why_not(text).legal == (text in legal), f"why_not and legal_moves disagree on {text!r}"
+
+    @invariant()
+    def no_unit_twice_among_the_participants(self) -> None:
+        """FLOW-QS, FLOW-ADV (issue 11 point 15): a battle's participants are distinct units."""
+        b = self.game.table.battle
+        if b is not None:
+            twice = sorted(u for u, n in Counter(b.participants).items() if n > 1)
+            assert not twice, f"{twice} more than once among the participants {b.participants}"
+
+    @invariant()
     def chain_empty_exactly_when_nothing_is_pending(self) -> None:
         """TIM-CTR-2: an empty chain ⇔ the chain machine is empty and nobody holds priority."""
         g = self.game
@@ -261,10 +339,25 @@ class PlayAtRandom(RuleBasedStateMachine):
         assert not {i.seq for i in t.chain} & set(t.resolution_order)
 
 
-PlayAtRandom.TestCase.settings = settings(
-    max_examples=60,
-    stateful_step_count=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
 test_play_at_random = PlayAtRandom.TestCase
+
+
+#: A quick-summon unit whose [戦闘] auto bounces itself back to the hand, so it can be summoned
+#: again in the same quick-summon step (issue 11 point 15).
+BOUNCER = {
+    "owner": "A",
+    "skills": "無",
+    "zone": "hand",
+    "quick_summon": True,
+    "abilities": [{"name": "跳躍", "kind": "auto", "timing": "戦闘", "target": "self", "effect": "bounce"}],
+}
+
+
+def test_flow_qs_a_unit_bounced_by_its_own_battle_auto_is_not_a_participant_twice() -> None:
+    """FLOW-QS, AUTO-2 (issue 11 point 15): the machine's invariant on the move sequence it found —
+    BOUNCER is summoned, its [戦闘] auto bounces it to the hand, and it is summoned again."""
+    machine = PlayAtRandom()
+    machine.game = make({**UNITS, "跳ね兎": BOUNCER}, CARDS, at="quick_summon")
+    for _ in range(2):
+        machine._play("A: summon 跳ね兎")
+        machine.no_unit_twice_among_the_participants()
