@@ -159,6 +159,8 @@ def labelled_graph(
     def convert(state: DiagramState) -> LabelledState:
         base = {f.name: getattr(state, f.name) for f in fields(DiagramState)}
         base["children"] = [convert(c) for c in state.children]
+        # the library words a staying step with Python names; it is worded below, in rule terms
+        base["actions"] = [a for a in state.actions if a.type != ActionType.INTERNAL]
         base["is_active"] = state.id in active_ids
         return LabelledState(**base, term=state_term(state.name), role=ROLES.get(state.id, ""))
 
@@ -185,7 +187,9 @@ def labelled_graph(
         if t.is_internal:
             source = by_id[t.source]
             source.stays.append(event)
-            source.actions.append(DiagramAction(ActionType.INTERNAL, event.text(lang)))
+            # a step that stays in its state reads with its guards and what it does, as an edge would
+            said = [event.text(lang), *(f"[{g.text(lang)}]" for g in guards), *(f"/ {a.text(lang)}" for a in actions)]
+            source.actions.append(DiagramAction(ActionType.INTERNAL, " ".join(said)))
         transitions.append(lt)
     transitions = _merge_alternatives(transitions)
     if lab.spec is not None:
