@@ -12,9 +12,13 @@
       battle_end (FLOW-END, FLOW-CLEANUP)
     battle ─cleanup→ main_phase
 
-Which player acts in a step, what the dice said and who is first are data on
-:class:`fsm.model.Battle`; the machine says where the game is.  Its state is kept on the
-table (``Table.flow_state``) so that a snapshot captures it.
+A pass is one event (``pass_``) and the end of a counter chain another (``chain_resolved``);
+the guarded transitions decide where each leads: the next step, the speed result re-offered or
+re-rolled, the first player decided, the next normal timing or the battle's end.  Which side
+acts in each step is :data:`ACTS`, read from the configuration.  What the dice said and who is
+first are data on :class:`fsm.model.Battle`.  The work of entering a step and of each
+transition is on the listener, :class:`fsm.steps.BattleSteps`.  The machine's state is kept on
+the table (``Table.flow_state``) so that a snapshot captures it.
 """
 
 from __future__ import annotations

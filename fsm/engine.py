@@ -1203,4 +1203,5 @@ class Game:
 
     # ------------------------------------------------------------------ battle flow
     def _reroll_speed(self, clause: str) -> None:
+        """An effect re-rolls the speed dice (TIM-SPD): the battle's steps roll them."""
         self.steps.reroll(clause)

@@ -66,7 +66,11 @@ def test_tim_ctr_2_setting_the_chain_state_alone_moves_priority() -> None:
     """TIM-CTR-2: who may counter is read from the counter chain's state: the opponent of the
     newest declarer first, then the declarer's own side; nothing else needs changing."""
     units = {
-        "岩の巨人": {"owner": "A", "skills": "土", "abilities": [{"name": "岩砕き", "kind": "action", "target": "none"}]},
+        "岩の巨人": {
+            "owner": "A",
+            "skills": "土",
+            "abilities": [{"name": "岩砕き", "kind": "action", "target": "none"}],
+        },
         "水の精": {"owner": "B", "skills": "水"},
     }
     g = make(units)
