@@ -187,6 +187,8 @@ def labelled_graph(
         if t.is_internal:
             source = by_id[t.source]
             source.stays.append(event)
+            source.stays += [Term(f"[{g.ja}]", f"[{g.en}]", g.clause) for g in guards]
+            source.stays += [Term(f"/ {a.ja}", f"/ {a.en}", a.clause) for a in actions]
             # a step that stays in its state reads with its guards and what it does, as an edge would
             said = [event.text(lang), *(f"[{g.text(lang)}]" for g in guards), *(f"/ {a.text(lang)}" for a in actions)]
             source.actions.append(DiagramAction(ActionType.INTERNAL, " ".join(said)))
