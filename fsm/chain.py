@@ -16,18 +16,20 @@
   the rule variant ``counters_between_resolutions`` the window opens again after each
   resolution while items remain.
 
-Like the procedures, the machine's state lives on the table (``Table.chain_state``).
+Like the procedures, the machine's state lives on the table (``Table.chain_state``).  Who
+holds priority is not stored anywhere else: :func:`priority` reads it from that state and the
+newest item (:data:`PRIORITY`), and ``Table.priority`` is that reading.
+
+This module sits below :mod:`fsm.model` (the table reads priority from it), so it imports no
+other ``fsm`` module; what the machine needs from its host is the small protocol below.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from statemachine import State, StateChart
-
-if TYPE_CHECKING:
-    from .engine import Game
-
 
 #: What each event and guard means, for diagrams: (Japanese, English, clause).  A ``!name``
 #: entry is how the negated guard reads.
@@ -46,12 +48,55 @@ MEANINGS: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: Who may counter in each state of the window, relative to the newest item's declarer
+#: (TIM-CTR-2); in every other state nobody has priority.
+PRIORITY: dict[str, str] = {"priority_opponent": "opponent", "priority_declarer": "declarer"}
+
+
+class Declared(Protocol):
+    @property
+    def declarer(self) -> str: ...
+
+
+class ChainView(Protocol):
+    """What priority is read from: the chain machine's state and the items on the chain."""
+
+    @property
+    def chain_state(self) -> Any: ...
+    @property
+    def chain(self) -> Sequence[Declared]: ...
+    def opponent(self, player: str) -> str: ...
+
+
+class Variants(Protocol):
+    @property
+    def counters_between_resolutions(self) -> bool: ...
+
+
+class Host(Protocol):
+    """What the table-level machines need from the game: its table and the variants in force."""
+
+    @property
+    def table(self) -> Any: ...
+    @property
+    def variants(self) -> Variants: ...
+
+
+def priority(table: ChainView) -> str | None:
+    """Who may counter now (TIM-CTR-2), read from the chain machine's state; None: nobody."""
+    role = PRIORITY.get(str(table.chain_state))
+    if role is None or not table.chain:
+        return None
+    declarer = table.chain[-1].declarer
+    return declarer if role == "declarer" else table.opponent(declarer)
+
+
 class TableSlot:
     """Model for the table-level machines: reads and writes one field of the table."""
 
     __slots__ = ("game", "field")
 
-    def __init__(self, game: Game, field: str) -> None:
+    def __init__(self, game: Host, field: str) -> None:
         self.game = game
         self.field = field
 
@@ -84,9 +129,13 @@ class CounterChain(StateChart):
         | resolving.to(resolving, cond="items_remain")
     )
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Host) -> None:
         self.game = game
         super().__init__(model=TableSlot(game, "chain_state"))
+
+    @property
+    def priority(self) -> str | None:
+        return priority(self.game.table)
 
     def items_remain(self) -> bool:
         return bool(self.game.table.chain)

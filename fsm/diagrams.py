@@ -144,8 +144,8 @@ def machine_class(machine: StateChart | type[StateChart]) -> type[StateChart]:
 
 
 def _labelled_action(action: DiagramAction, lab: Labeller, lang: Lang) -> DiagramAction:
-    """A state's entry or exit action in rule words (an internal transition is labelled elsewhere)."""
-    if action.type == ActionType.INTERNAL or not lab.known(action.body):
+    """A state's entry or exit action in rule words."""
+    if not lab.known(action.body):
         return action
     return DiagramAction(action.type, lab.action(action.body).text(lang))
 
@@ -167,7 +167,8 @@ def labelled_graph(
         base = {f.name: getattr(state, f.name) for f in fields(DiagramState)}
         base["children"] = [convert(c) for c in state.children]
         base["is_active"] = state.id in active_ids
-        base["actions"] = [_labelled_action(a, lab, lang) for a in state.actions]
+        # the library words a staying step with Python names; it is worded below, in rule terms
+        base["actions"] = [_labelled_action(a, lab, lang) for a in state.actions if a.type != ActionType.INTERNAL]
         return LabelledState(**base, term=state_term(state.name), role=ROLES.get(state.id, ""))
 
     states: list[DiagramState] = [convert(s) for s in graph.states]
@@ -194,7 +195,11 @@ def labelled_graph(
         if t.is_internal:
             source = by_id[t.source]
             source.stays.append(event)
-            source.actions.append(DiagramAction(ActionType.INTERNAL, event.text(lang)))
+            source.stays += [Term(f"[{g.ja}]", f"[{g.en}]", g.clause) for g in guards]
+            source.stays += [Term(f"/ {a.ja}", f"/ {a.en}", a.clause) for a in actions]
+            # a step that stays in its state reads with its guards and what it does, as an edge would
+            said = [event.text(lang), *(f"[{g.text(lang)}]" for g in guards), *(f"/ {a.text(lang)}" for a in actions)]
+            source.actions.append(DiagramAction(ActionType.INTERNAL, " ".join(said)))
         transitions.append(lt)
     transitions = _merge_alternatives(transitions)
     if lab.spec is not None:

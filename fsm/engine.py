@@ -27,6 +27,7 @@ from .procedures import Procedure, procedure_class
 from .recheck import RECHECKS, failing
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, can_pay, coverable, fmt
+from .steps import BattleSteps
 from .timing import Point, TimingSpec, refusal_clause, use_as
 from .variants import BY_NAME as VARIANT_SPECS
 from .variants import Variants
@@ -75,29 +76,17 @@ class Game:
         self._current_move = ""  # the move being applied, stamped on its log lines
         self._told: dict[str, tuple[str, str]] = {}  # narration given by the caller of _start
         self.chain = CounterChain(self)
-        self.flow = GameFlow(self)
+        self.steps = BattleSteps(self)
+        self.flow = GameFlow(self, self.steps)
 
     # ------------------------------------------------------------------ public surface
     def actor(self) -> str | None:
-        """The player who must decide now (priority holder, step owner, turn player)."""
-        t = self.table
-        if t.priority is not None:
-            return t.priority
-        b = t.battle
-        if b is None or self.flow.at("main_phase"):
-            return t.opponent(t.active) if t.main_reply else t.active
-        if self.flow.at("quick_summon"):
-            return (
-                b.advancing
-                if self._state_in("advancing_summon", "advancing_equip", "advancing_reveal")
-                else b.defending
-            )
-        if self.flow.at("formation"):
-            first, second = self._formation_order()
-            return first if self.flow.at("first_side") else second
-        if self.flow.at("normal_timing"):
-            return b.turn
-        return None
+        """The player who must decide now: the priority holder (read from the counter chain), else
+        whoever owns the flow's step (read from its configuration, :data:`fsm.battle.ACTS`)."""
+        holder = self.table.priority
+        if holder is not None:
+            return holder
+        return self.steps.player(self.flow.role())
 
     def legal_moves(self) -> list[Move]:
         return [m for m in self._candidates() if self._problem(m) is None]
@@ -179,10 +168,10 @@ class Game:
                 if u.on_field and ab.effect and self._is_continuous(ab) and partnered:
                     effects = ", ".join(map(str, ab.effect))
                     self._note(f"{ab.name} of {u.name} is always in effect ({effects})", "AUTO-4")
-        if self.table.battle is not None:
-            self._battle_start()
-        if at == "speed":
-            self._roll_speed()
+        for state_id in self.STARTS[at]:  # what entering each state does, as if the flow had gone there
+            enter = getattr(self.steps, f"on_enter_{state_id}", None)
+            if enter is not None:
+                enter()
 
     # ------------------------------------------------------------------ helpers
     def _as_move(self, move: Move | str) -> Move:
@@ -198,18 +187,8 @@ class Game:
             raise BadInput(f"no player {m.player!r} on this table; players are {players} (names are case-sensitive)")
         return m
 
-    def _state_in(self, *ids: str) -> bool:
-        return any(self.flow.at(i) for i in ids)
-
     def _flow_name(self) -> str:
         return " / ".join(str(v) for v in self.flow.configuration_values)
-
-    def _formation_order(self) -> tuple[str, str]:
-        b = self.table.battle
-        assert b is not None
-        if self.variants.formation_order == "advancing_first":
-            return b.advancing, b.defending
-        return b.defending, b.advancing
 
     def spec_of(self, item: ChainItem) -> KindSpec:
         """The procedure spec a chain item follows (its kind, wrapped in 【同調】 if it is one)."""
@@ -259,13 +238,11 @@ class Game:
         self._equip(card, unit)
 
     def _flow(self, event: str, text: str, clause: str) -> None:
+        """Send a flow event whose line the engine words; it comes before what entering does."""
+        at = len(self.log)
         self.flow.send(event)
-        self._note(
-            text,
-            clause,
-            machine="GameFlow",
-            entered=tuple(str(v) for v in self.flow.configuration_values),
-        )
+        entered = tuple(str(v) for v in self.flow.configuration_values)
+        self.log.insert(at, LogEntry(text, clause, "GameFlow", entered, self._current_move))
 
     def _chain_event(self, event: str, text: str, clause: str) -> None:
         self.chain.send(event)
@@ -843,46 +820,14 @@ class Game:
         self._drop_unheld_equips()
 
     def _do_pass(self, m: Move) -> None:
-        t = self.table
-        if t.priority is not None:
-            other = t.opponent(m.player)
+        """A pass answers the counter window if one is open, else ends the player's step: the
+        flow's transitions say where that leads (TIM-CTR-2, FLOW-*, TIM-MF)."""
+        if self.table.priority is not None:
             self._chain_event("pass_priority", f"{m.player} passes", "TIM-CTR-2")
-            if t.chain_state == "resolving":
-                t.priority = None
+            if self.table.chain_state == "resolving":
                 self._resolve_chain()
-            else:
-                t.priority = other
             return
-        if self.flow.at("main_phase"):
-            if self.variants.mf_cards_in == "any_main_phase" and not t.main_reply:
-                t.main_reply = True
-                self._note(
-                    f"{m.player} is done; before the main phase ends, {t.opponent(m.player)} may use an [ＭＦ] "
-                    "card or pass (variant mf_cards_in=any_main_phase)",
-                    "TIM-MF",
-                )
-                return
-            t.main_reply = False
-            self._end_main_phase()
-            return
-        if self.flow.at("quick_summon"):
-            if self.flow.at("defending_reveal"):
-                self._flow("to_formation", "quick-summon timing over: formation", "FLOW-QS")
-            else:
-                self._flow("next_step", "next quick-summon step", "FLOW-QS")
-            return
-        if self.flow.at("formation"):
-            if self.flow.at("first_side"):
-                self._flow("next_side", "the other side sets its formation", "FLOW-FORM")
-            else:
-                self._flow("to_speed", "formation set: speed determination", "FLOW-FORM")
-                self._roll_speed()
-            return
-        if self.flow.at("normal_timing"):
-            b = t.battle
-            assert b is not None
-            b.passes += 1
-            self._end_normal_timing(passed=True)
+        self.flow.send("pass_")
 
     def _unmarch(self, u: Unit) -> None:
         """The owner's next main phase: 進軍未完了 again, so its 【進軍】 may be declared again (MAR-1)."""
@@ -890,31 +835,6 @@ class Game:
         for ab in u.abilities:
             if self.rules.kind(ab.kind, sync=ab.sync is not None).frequency == "once_while_unmarched":
                 u.declared.discard(ab.name)
-
-    def _end_main_phase(self) -> None:
-        """What the end of a main phase ends, then the other player's main phase begins."""
-        t = self.table
-        ending = t.active
-        for u in t.units.values():
-            if u.skills.consumed and self.variants.skills_used_outside_battle_return == "end_of_main_phase":
-                u.skills.consumed.clear()
-                self._note(f"{u.name}'s skills used in the main phase come back", "SC-3")
-            if u.skills.granted and self.variants.skills_granted_outside_battle_lapse == "end_of_main_phase":
-                # a battle's grants lapsed at its cleanup: what is left was granted in this main phase
-                u.skills.granted.clear()
-                self._note(
-                    f"skills granted to {u.name} in the main phase lapse (variant skills_granted_outside_battle_lapse)",
-                    "TIM-BTL",
-                )
-        t.active = t.opponent(ending)
-        self._flow("end_turn", f"{ending} ends the main phase; {t.active}'s main phase", "TIM-MF")
-        for u in t.units.values():
-            if u.owner != t.active:
-                continue
-            self._unmarch(u)
-            if u.acted and self.variants.reset_acted_in_owner_main_phase:
-                u.acted = False
-                self._note(f"{u.name} is 行動未完了 again: its owner's main phase begins", "FLOW-CLEANUP")
 
     def _do_advance(self, m: Move) -> None:
         t = self.table
@@ -935,7 +855,6 @@ class Game:
                 f"{u.name} advances into {geo.name}, held by {geo.holder}: battle",
                 "FLOW-ADV",
             )
-            self._battle_start()
         else:
             geo.holder = m.player
             self._note(f"{u.name} moves to {geo.name}", "FLOW-ADV")
@@ -949,7 +868,7 @@ class Game:
             b.participants.append(u.id)
         self._note(f"{u.name} is quick-summoned into the battle", "FLOW-QS")
         if self.variants.quick_summoned_battle_autos == "on_summon":
-            self._battle_start([u])
+            self.steps.battle_start([u])
 
     def _do_equip(self, m: Move) -> None:
         card, u = self._card(m.card), self._unit(m.unit)
@@ -1061,10 +980,8 @@ class Game:
             item = t.chain.pop()
             self._procedure(self.spec_of(item)).step(item, "close_window")
             self._chain_event("resolve_next", "next item" if t.chain else "chain resolved", "TIM-CTR-3")
-        if t.chain_state == "priority_opponent":
-            t.priority = t.opponent(t.chain[-1].declarer)
-            return
-        self._after_chain()
+        if t.chain_state == "empty":
+            self._after_chain()
 
     # ------------------------------------------------------------------ the procedures' host (ProcedureHost)
     def tell(self, item: ChainItem, step: str, entered: str) -> None:
@@ -1109,10 +1026,9 @@ class Game:
         t = self.table
         answering = bool(t.chain) and t.priority is not None
         t.chain.append(item)
-        t.priority = t.opponent(item.declarer)
         self._chain_event(
             "counter" if answering else "open_window",
-            f"{t.priority} may counter first",
+            f"{t.opponent(item.declarer)} may counter first",
             "TIM-CTR-2" if answering else self.spec_of(item).clause("window"),
         )
 
@@ -1161,17 +1077,9 @@ class Game:
         return self._partner(unit, name)
 
     def _after_chain(self) -> None:
-        t = self.table
-        t.priority = None
-        t.main_reply = False  # once a chain has resolved, the main phase's own player decides again (TIM-MF)
-        b = t.battle
-        if self.flow.at("speed") and b is not None and b.rerolled:
-            b.rerolled = False  # the re-rolled dice are a new result, answerable as the first was
-            self._offer_speed_result()
-        elif self.flow.at("speed"):
-            self._decide_speed()
-        elif self.flow.at("normal_timing"):
-            self._end_normal_timing(passed=False)
+        """The chain has resolved: the flow's transitions say what comes next (FLOW-SPD, FLOW-NORMAL)."""
+        self.table.main_reply = False  # once a chain has resolved, the main phase's own player decides again (TIM-MF)
+        self.flow.send("chain_resolved")
 
     # ------------------------------------------------------------------ called by the procedures
     def _pay_price(self, item: ChainItem, spec: KindSpec) -> None:
@@ -1208,158 +1116,6 @@ class Game:
                 self._note(f"{c.name} leaves with {u.name} and is discarded", "EQ-1")
 
     # ------------------------------------------------------------------ battle flow
-    def _battle_start(self, units: list[Unit] | None = None) -> None:
-        """[戦闘] autos take effect now, on participants only, and cannot be countered."""
-        for u in self._participants() if units is None else units:
-            for ab in u.abilities:
-                spec = self.rules.kind(ab.kind, sync=ab.sync is not None)
-                if spec.usable == "battle_start" and ab.battle_only:
-                    if ab.sync and not self._partner(u, ab.sync):
-                        self._note(
-                            f"{ab.name} of {u.name} does not activate: no 【同調】 partner in its party", "SYNC-1"
-                        )
-                        continue
-                    item = ChainItem(self.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
-                    self.table.next_seq += 1
-                    activates = f"{spec.label}[戦闘] {ab.name} of {u.name} activates at battle start"
-                    self._start(
-                        item,
-                        {
-                            "declare": (activates, "AUTO-2"),
-                            "skip_window": ("no counter window: a [戦闘] auto cannot be countered", "AUTO-3"),
-                        },
-                    )
-
-    def _roll_speed(self) -> None:
-        """Roll the speed dice, each side adding its front unit's speed (FLOW-SPD), and put the
-        result on the chain. Only the front-unit part is set here: [戦闘] modifiers (TIM-BTL) and
-        answers to earlier dice (TIM-SPD) are kept apart on the battle and still count."""
-        t = self.table
-        b = t.battle
-        assert b is not None
-        for p in t.players:
-            front = b.front.get(p) or next((u.id for u in self._participants() if u.owner == p), None)
-            unit = t.units[front] if front else None
-            bonus = unit.speed + sum(int(e.arg) for e in self._continuous_effects(unit, "speed")) if unit else 0
-            b.front_speed[p] = bonus
-            b.dice[p] = t.roll_die()
-        self._note(f"speed dice: {self._speed_text()}", "FLOW-SPD")
-        self._offer_speed_result()
-
     def _reroll_speed(self, clause: str) -> None:
-        """The speed dice are rolled again, by a tie (FLOW-SPD) or an effect: both alike (variants
-        reroll_keeps_speed_modifiers, reroll_answerable)."""
-        t = self.table
-        b = t.battle
-        assert b is not None
-        if b.roll_mod and not self.variants.reroll_keeps_speed_modifiers:
-            b.roll_mod.clear()
-            self._note("the re-roll drops the speed changes made in answer to the dice", "FLOW-SPD")
-        for p in t.players:
-            b.dice[p] = t.roll_die()
-        self._note(f"the speed dice are rolled again: {self._speed_text()}", clause)
-
-    def _offer_speed_result(self) -> None:
-        """The dice result stands on the chain, and [反撃：スピード限定] may answer it (TIM-SPD)."""
-        t = self.table
-        b = t.battle
-        assert b is not None
-        a, d = b.advancing, b.defending
-        totals = b.totals()
-        if self.variants.speed_window_first == "defending" or totals[a] == totals[d]:
-            leader = a
-        else:
-            leader = max((a, d), key=lambda p: totals[p])
-        roll = ChainItem(t.next_seq, "speed_roll", leader, None, "speed", during="speed")
-        t.next_seq += 1
-        told = {
-            "declare": ("the dice result stands on the chain", "FLOW-SPD"),
-            "open_window": ("[反撃：スピード限定] may answer the dice result", "TIM-SPD"),
-        }
-        if not self._start(roll, told):  # a designer's roll nobody may answer decides at once
-            self._after_chain()
-
-    def _speed_text(self) -> str:
-        b = self.table.battle
-        assert b is not None
-        return ", ".join(f"{p} {b.dice[p]}{b.modifier(p):+d} = {b.totals()[p]}" for p in self.table.players)
-
-    def _decide_speed(self) -> None:
-        t = self.table
-        b = t.battle
-        assert b is not None
-        totals = b.totals()
-        a, d = b.advancing, b.defending
-        if totals[a] == totals[d]:
-            rule = self.variants.speed_tie
-            if rule == "reroll":
-                self._note(f"tie ({self._speed_text()}): roll again", "FLOW-SPD")
-                self._reroll_speed("FLOW-SPD")
-                if self.variants.reroll_answerable:
-                    self._offer_speed_result()
-                else:
-                    self._decide_speed()
-                return
-            first = a if rule == "advancing_first" else d
-        else:
-            first = max((a, d), key=lambda p: totals[p])
-        b.first = b.turn = first
-        self._flow("speed_decided", f"{self._speed_text()}: {first} is first (先攻)", "FLOW-SPD")
-
-    def _can_act(self, player: str) -> bool:
-        return any(u.owner == player and not self.acted(u) for u in self._participants())
-
-    def _end_normal_timing(self, passed: bool) -> None:
-        t = self.table
-        b = t.battle
-        assert b is not None
-        if not passed:
-            b.passes = 0
-        sides = {u.owner for u in self._participants()}
-        reason = ""
-        if len(sides) < 2:
-            reason = "one side has no units left in the battle"
-        elif not any(self._can_act(p) for p in t.players):
-            reason = "no unit on either side can act"
-        elif self.variants.battle_ends_on_double_pass and b.passes >= 2:
-            reason = "both players passed their normal timings"
-        if reason:
-            self._flow("end_battle", f"battle ends: {reason}", "FLOW-END")
-            self._cleanup()
-            return
-        b.turn = t.opponent(b.turn or b.advancing)
-        self._flow("next_timing", f"{b.turn}'s normal timing", "FLOW-NORMAL")
-
-    def _cleanup(self) -> None:
-        t = self.table
-        b = t.battle
-        assert b is not None
-        for u in t.units.values():
-            if u.skills.granted:
-                u.skills.granted.clear()
-                self._note(f"[戦闘] effects on {u.name} lapse", "TIM-BTL")
-            if u.skills.consumed:
-                u.skills.consumed.clear()
-                self._note(f"{u.name}'s used skills come back", "SC-3")
-            if self.variants.reset_acted_at_battle_end:
-                u.acted = False
-            u.declared.clear()
-        for c in t.cards.values():
-            if c.quick_summon and c.zone == "revealed":
-                c.zone = "graveyard"
-                self._note(
-                    f"{c.name} was declared at the quick-summon timing and is discarded after the battle",
-                    "QS-3",
-                )
-        geo = t.geos[b.geo]
-        left = {u.owner for u in self._participants()}
-        if left == {b.advancing}:
-            geo.holder = b.advancing
-            self._note(f"{b.advancing} takes {geo.name}", "FLOW-END")
-        elif b.advancing in left and b.origin and self.variants.drawn_battle_advancers == "return":
-            for u in self._participants():
-                if u.owner == b.advancing:
-                    u.geo = b.origin
-                    self._note(f"{u.name} did not take {geo.name} and goes back to {b.origin}", "FLOW-END")
-        t.battle = None
-        self._flow("cleanup", "back to the main phase", "FLOW-CLEANUP")
+        """An effect re-rolls the speed dice (TIM-SPD): the battle's steps roll them."""
+        self.steps.reroll(clause)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, MutableSet
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from .chain import priority
 from .skills import Condition, Pool, SkillPool
 
 
@@ -201,7 +202,6 @@ class Table:
     battle: Battle | None = None
     chain: list[ChainItem] = field(default_factory=list)
     chain_state: Any = None  # the counter-chain machine's state
-    priority: str | None = None  # who may counter now (TIM-CTR-2)
     main_reply: bool = False  # variant mf_cards_in=any_main_phase: the other player decides before the phase ends
     flow_state: Any = None  # the battle-flow machine's state
     seed: int = 0
@@ -213,6 +213,11 @@ class Table:
     def opponent(self, player: str) -> str:
         a, b = self.players
         return b if player == a else a
+
+    @property
+    def priority(self) -> str | None:
+        """Who may counter now (TIM-CTR-2): read from the chain machine's state, never kept apart."""
+        return priority(self)
 
     def roll_die(self) -> int:
         """A reproducible d6: the n-th roll of a seeded game is always the same."""
@@ -263,6 +268,6 @@ class Table:
         )  # fmt: skip
         geos = tuple(g.holder for g in self.geos.values())  # advancing takes a geo (FLOW-ADV, FLOW-END)
         return (
-            units, cards, chain, battle, geos, self.active, str(self.chain_state), self.priority,
+            units, cards, chain, battle, geos, self.active, str(self.chain_state),
             str(self.flow_state), self.rolls, self.main_reply,
         )  # fmt: skip

@@ -3,7 +3,7 @@
 The procedure machines (:mod:`fsm.procedures`), the recheck conditions (:mod:`fsm.recheck`), the
 prices (:mod:`fsm.prices`) and the effects (:mod:`fsm.effects`) are typed against these, so they
 run with anything that answers them (the engine's ``Game`` does), and none of them imports the
-engine.
+engine.  (The game flow's listener has its own, :class:`fsm.steps.FlowHost`.)
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from fsm.engine import Game
 from fsm.model import ChainItem
 from fsm.procedures import procedure_class
 from fsm.ruleset import builtin
+from fsm.steps import BattleSteps
 
 RULES = builtin()
 SPECS = [spec for kind in RULES.kinds.values() for spec in (kind, kind.with_sync())]
@@ -99,7 +100,7 @@ def _boom(*args: object, **kwargs: object) -> None:
     raise Boom("a callback failed")
 
 
-#: (what fails, the Game method patched to raise, how to reach the move, the move)
+#: (what fails, the Game (or BattleSteps) method patched to raise, how to reach the move, the move)
 FAILURES: list[tuple[str, str, Callable[[], Game], list[str], str]] = [
     ("procedure action at resolution", "_apply_effect", game, ["A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass"],
      "A: pass"),
@@ -109,9 +110,9 @@ FAILURES: list[tuple[str, str, Callable[[], Game], list[str], str]] = [
      "B: use 足止め by 水の精 on 岩の巨人"),
     ("guard in the recheck", "acted", game, ["A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass"],
      "A: pass"),
-    ("battle start after the flow moved", "_battle_start", lambda: game("main_phase"), [],
+    ("battle start after the flow moved", "BattleSteps.battle_start", lambda: game("main_phase"), [],
      "A: advance 岩の巨人 to 荒野"),
-    ("battle cleanup", "_cleanup", game, ["A: pass"], "B: pass"),
+    ("battle cleanup", "BattleSteps.cleanup", game, ["A: pass"], "B: pass"),
 ]  # fmt: skip
 
 
@@ -132,7 +133,8 @@ def test_callback_error_propagates_and_apply_changes_nothing(
     play(g, *before)
     key, length, flow = g.table.key(), len(g.log), g.flow.configuration_values
     with monkeypatch.context() as patch:
-        patch.setattr(Game, method, _boom)
+        owner, _, name = method.rpartition(".")  # the flow's entries live on its listener (fsm.steps)
+        patch.setattr(BattleSteps if owner == "BattleSteps" else Game, name, _boom)
         with pytest.raises(Boom):
             g.apply(move)
     assert g.table.key() == key, what

@@ -1,0 +1,343 @@
+"""The battle's steps: what entering a step of the game flow does, and what a pass there means.
+
+:class:`BattleSteps` is the :class:`fsm.battle.GameFlow` machine's listener: python-statemachine
+resolves the flow's guards (``battle_over``, ``tied`` ...), its transition actions
+(``next_step``, ``speed_decided`` ...) and its states' entries (``on_enter_battle``,
+``on_enter_speed``, ``on_enter_battle_end``) here.  So the machine decides where the game goes;
+this object does the work of getting there:
+
+* entering ``battle``: the [戦闘] autos of the participants take effect (AUTO-2, AUTO-3);
+* entering ``speed``: the dice are rolled and the result stands on the chain (FLOW-SPD, TIM-SPD);
+* entering ``battle_end``: the clean-up (FLOW-CLEANUP), then on to the main phase.
+
+The flow's lines in the log are written by the transition actions, before the entered state's
+own work, each saying which configuration it leads to.  It depends on the small
+:class:`FlowHost` below, not on the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from statemachine import State
+
+from .battle import GameFlow
+from .chain import CounterChain
+from .kinds import KindSpec
+from .model import Battle, ChainItem, Effect, Table, Unit
+from .ruleset import Ruleset
+from .variants import Variants
+
+
+class FlowHost(Protocol):
+    """The game as the battle's steps see it."""
+
+    table: Table
+    rules: Ruleset
+    variants: Variants
+    flow: GameFlow
+    chain: CounterChain
+
+    def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None: ...
+    def _start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool: ...
+    def _chain_event(self, event: str, text: str, clause: str) -> None: ...
+    def _participants(self) -> list[Unit]: ...
+    def _partner(self, u: Unit, name: str) -> Unit | None: ...
+    def _continuous_effects(self, unit: Unit, op: str) -> list[Effect]: ...
+    def _unmarch(self, u: Unit) -> None: ...
+    def acted(self, unit: Unit) -> bool: ...
+    def spec_of(self, item: ChainItem) -> KindSpec: ...
+
+
+class BattleSteps:
+    """The work of the game flow's states and transitions (FLOW-*, TIM-MF, MAR-1)."""
+
+    def __init__(self, host: FlowHost) -> None:
+        self.host = host
+
+    # ------------------------------------------------------------------ who acts
+    def player(self, role: str | None) -> str | None:
+        """The player a step's role (:data:`fsm.battle.ACTS`) is on this table."""
+        t = self.host.table
+        b = t.battle
+        if role == "main_phase" or (role is not None and b is None):
+            return t.opponent(t.active) if t.main_reply else t.active
+        if role is None or b is None:
+            return None
+        first, second = self._formation_order(b)
+        return {
+            "advancing": b.advancing,
+            "defending": b.defending,
+            "formation_first": first,
+            "formation_second": second,
+            "turn": b.turn,
+        }[role]
+
+    def _formation_order(self, b: Battle) -> tuple[str, str]:
+        if self.host.variants.formation_order == "advancing_first":
+            return b.advancing, b.defending
+        return b.defending, b.advancing
+
+    def _battle(self) -> Battle:
+        b = self.host.table.battle
+        assert b is not None, "a battle step runs only during a battle"
+        return b
+
+    def _narrate(self, text: str, clause: str, target: State) -> None:
+        """The flow's own line: what the transition means and where it leads."""
+        self.host._note(text, clause, machine="GameFlow", entered=GameFlow.landing(target))
+
+    # ------------------------------------------------------------------ the main phase (TIM-MF)
+    def reply_first(self) -> bool:
+        """Variant mf_cards_in=any_main_phase: the other player may still reply before the phase ends."""
+        return self.host.variants.mf_cards_in == "any_main_phase" and not self.host.table.main_reply
+
+    def offer_reply(self) -> None:
+        t = self.host.table
+        t.main_reply = True
+        self.host._note(
+            f"{t.active} is done; before the main phase ends, {t.opponent(t.active)} may use an [ＭＦ] "
+            "card or pass (variant mf_cards_in=any_main_phase)",
+            "TIM-MF",
+        )
+
+    def end_turn(self, target: State) -> None:
+        """What the end of a main phase ends; then it is the other player's main phase."""
+        t, variants = self.host.table, self.host.variants
+        t.main_reply = False
+        ending = t.active
+        for u in t.units.values():
+            if u.skills.consumed and variants.skills_used_outside_battle_return == "end_of_main_phase":
+                u.skills.consumed.clear()
+                self.host._note(f"{u.name}'s skills used in the main phase come back", "SC-3")
+            if u.skills.granted and variants.skills_granted_outside_battle_lapse == "end_of_main_phase":
+                # a battle's grants lapsed at its cleanup: what is left was granted in this main phase
+                u.skills.granted.clear()
+                self.host._note(
+                    f"skills granted to {u.name} in the main phase lapse (variant skills_granted_outside_battle_lapse)",
+                    "TIM-BTL",
+                )
+        t.active = t.opponent(ending)
+        self._narrate(f"{ending} ends the main phase; {t.active}'s main phase", "TIM-MF", target)
+
+    def begin_turn(self) -> None:
+        """The new turn player's units: 進軍未完了 again (MAR-1), 行動未完了 again by variant.
+
+        This is the turn change's own work, not the main phase's entry: coming back from a battle
+        is still the same main phase."""
+        t = self.host.table
+        for u in t.units.values():
+            if u.owner != t.active:
+                continue
+            self.host._unmarch(u)
+            if u.acted and self.host.variants.reset_acted_in_owner_main_phase:
+                u.acted = False
+                self.host._note(f"{u.name} is 行動未完了 again: its owner's main phase begins", "FLOW-CLEANUP")
+
+    # ------------------------------------------------------------------ battle start (AUTO-2, AUTO-3)
+    def on_enter_battle(self) -> None:
+        self.battle_start()
+
+    def battle_start(self, units: list[Unit] | None = None) -> None:
+        """[戦闘] autos take effect now, on participants only, and cannot be countered."""
+        host = self.host
+        for u in host._participants() if units is None else units:
+            for ab in u.abilities:
+                spec = host.rules.kind(ab.kind, sync=ab.sync is not None)
+                if spec.usable == "battle_start" and ab.battle_only:
+                    if ab.sync and not host._partner(u, ab.sync):
+                        host._note(
+                            f"{ab.name} of {u.name} does not activate: no 【同調】 partner in its party", "SYNC-1"
+                        )
+                        continue
+                    item = ChainItem(host.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
+                    host.table.next_seq += 1
+                    activates = f"{spec.label}[戦闘] {ab.name} of {u.name} activates at battle start"
+                    host._start(
+                        item,
+                        {
+                            "declare": (activates, "AUTO-2"),
+                            "skip_window": ("no counter window: a [戦闘] auto cannot be countered", "AUTO-3"),
+                        },
+                    )
+
+    # ------------------------------------------------------------------ quick summon and formation
+    def next_step(self, target: State) -> None:
+        self._narrate("next quick-summon step", "FLOW-QS", target)
+
+    def to_formation(self, target: State) -> None:
+        self._narrate("quick-summon timing over: formation", "FLOW-QS", target)
+
+    def next_side(self, target: State) -> None:
+        self._narrate("the other side sets its formation", "FLOW-FORM", target)
+
+    def to_speed(self, target: State) -> None:
+        self._narrate("formation set: speed determination", "FLOW-FORM", target)
+
+    # ------------------------------------------------------------------ speed (FLOW-SPD, TIM-SPD)
+    def on_enter_speed(self, source: State | None = None) -> None:
+        """Roll the speed dice, each side adding its front unit's speed (FLOW-SPD), and put the
+        result on the chain. Only the front-unit part is set here: [戦闘] modifiers (TIM-BTL) and
+        answers to earlier dice (TIM-SPD) are kept apart on the battle and still count.
+
+        Staying in speed (a re-roll, a new result offered) is a self-transition that re-enters the
+        state: that is not a new speed determination, so nothing is rolled from scratch."""
+        if source is not None and source.id == "speed":
+            return
+        t = self.host.table
+        b = self._battle()
+        for p in t.players:
+            front = b.front.get(p) or next((u.id for u in self.host._participants() if u.owner == p), None)
+            unit = t.units[front] if front else None
+            bonus = unit.speed + sum(int(e.arg) for e in self.host._continuous_effects(unit, "speed")) if unit else 0
+            b.front_speed[p] = bonus
+            b.dice[p] = t.roll_die()
+        self.host._note(f"speed dice: {self.speed_text()}", "FLOW-SPD")
+        self.offer_speed_result()
+
+    def reroll(self, clause: str) -> None:
+        """The speed dice are rolled again, by a tie (FLOW-SPD) or an effect: both alike (variants
+        reroll_keeps_speed_modifiers, reroll_answerable)."""
+        t = self.host.table
+        b = self._battle()
+        if b.roll_mod and not self.host.variants.reroll_keeps_speed_modifiers:
+            b.roll_mod.clear()
+            self.host._note("the re-roll drops the speed changes made in answer to the dice", "FLOW-SPD")
+        for p in t.players:
+            b.dice[p] = t.roll_die()
+        self.host._note(f"the speed dice are rolled again: {self.speed_text()}", clause)
+
+    def offer_speed_result(self) -> None:
+        """The dice result stands on the chain, and [反撃：スピード限定] may answer it (TIM-SPD)."""
+        t = self.host.table
+        b = self._battle()
+        a, d = b.advancing, b.defending
+        totals = b.totals()
+        if self.host.variants.speed_window_first == "defending" or totals[a] == totals[d]:
+            leader = a
+        else:
+            leader = max((a, d), key=lambda p: totals[p])
+        roll = ChainItem(t.next_seq, "speed_roll", leader, None, "speed", during="speed")
+        t.next_seq += 1
+        told = {
+            "declare": ("the dice result stands on the chain", "FLOW-SPD"),
+            "open_window": ("[反撃：スピード限定] may answer the dice result", "TIM-SPD"),
+        }
+        if not self.host._start(roll, told):  # a designer's roll nobody may answer stands at once
+            self.host.flow.send("chain_resolved")  # queued: the flow decides once this step is done
+
+    def speed_text(self) -> str:
+        b = self._battle()
+        return ", ".join(f"{p} {b.dice[p]}{b.modifier(p):+d} = {b.totals()[p]}" for p in self.host.table.players)
+
+    def dice_rerolled(self) -> bool:
+        return self._battle().rerolled
+
+    def offer_result(self) -> None:
+        self._battle().rerolled = False  # the re-rolled dice are a new result, answerable as the first was
+        self.offer_speed_result()
+
+    def tied(self) -> bool:
+        b = self._battle()
+        totals = b.totals()
+        return totals[b.advancing] == totals[b.defending]
+
+    def tie_rerolls(self) -> bool:
+        return self.host.variants.speed_tie == "reroll"
+
+    def reroll_tie(self) -> None:
+        self.host._note(f"tie ({self.speed_text()}): roll again", "FLOW-SPD")
+        self.reroll("FLOW-SPD")
+        if self.host.variants.reroll_answerable:
+            self.offer_speed_result()
+        else:
+            # nothing may answer the new dice: they stand at once, as if their window had closed
+            # (queued: the flow runs it once this transition is done)
+            self.host.flow.send("chain_resolved")
+
+    def speed_decided(self, target: State) -> None:
+        b = self._battle()
+        totals = b.totals()
+        a, d = b.advancing, b.defending
+        if totals[a] == totals[d]:
+            first = a if self.host.variants.speed_tie == "advancing_first" else d
+        else:
+            first = max((a, d), key=lambda p: totals[p])
+        b.first = b.turn = first
+        self._narrate(f"{self.speed_text()}: {first} is first (先攻)", "FLOW-SPD", target)
+
+    # ------------------------------------------------------------------ normal timings (FLOW-NORMAL, FLOW-END)
+    def _can_act(self, player: str) -> bool:
+        return any(u.owner == player and not self.host.acted(u) for u in self.host._participants())
+
+    def _end_reason(self) -> str:
+        """Why the battle is over (FLOW-END), or "" while it goes on."""
+        if len({u.owner for u in self.host._participants()}) < 2:
+            return "one side has no units left in the battle"
+        if not any(self._can_act(p) for p in self.host.table.players):
+            return "no unit on either side can act"
+        return ""
+
+    def battle_over(self) -> bool:
+        return bool(self._end_reason())
+
+    def both_passed(self) -> bool:
+        """Variant battle_ends_on_double_pass: this pass follows a normal timing that was passed too."""
+        return self.host.variants.battle_ends_on_double_pass and self._battle().passes >= 1
+
+    def count_pass(self) -> None:
+        self._battle().passes += 1
+
+    def reset_passes(self) -> None:
+        self._battle().passes = 0
+
+    def next_timing(self, target: State) -> None:
+        b = self._battle()
+        b.turn = self.host.table.opponent(b.turn or b.advancing)
+        self._narrate(f"{b.turn}'s normal timing", "FLOW-NORMAL", target)
+
+    def end_battle(self, target: State) -> None:
+        reason = self._end_reason() or "both players passed their normal timings"
+        self._narrate(f"battle ends: {reason}", "FLOW-END", target)
+
+    # ------------------------------------------------------------------ battle end (FLOW-CLEANUP)
+    def on_enter_battle_end(self) -> None:
+        self.cleanup()
+        self.host.flow.send("cleanup")  # queued: on to the main phase once battle_end is entered
+
+    def cleanup(self) -> None:
+        """What lapses, comes back or is discarded when the battle is over; who takes the geo."""
+        t = self.host.table
+        b = self._battle()
+        variants = self.host.variants
+        for u in t.units.values():
+            if u.skills.granted:
+                u.skills.granted.clear()
+                self.host._note(f"[戦闘] effects on {u.name} lapse", "TIM-BTL")
+            if u.skills.consumed:
+                u.skills.consumed.clear()
+                self.host._note(f"{u.name}'s used skills come back", "SC-3")
+            if variants.reset_acted_at_battle_end:
+                u.acted = False
+            u.declared.clear()
+        for c in t.cards.values():
+            if c.quick_summon and c.zone == "revealed":
+                c.zone = "graveyard"
+                self.host._note(
+                    f"{c.name} was declared at the quick-summon timing and is discarded after the battle",
+                    "QS-3",
+                )
+        geo = t.geos[b.geo]
+        left = {u.owner for u in self.host._participants()}
+        if left == {b.advancing}:
+            geo.holder = b.advancing
+            self.host._note(f"{b.advancing} takes {geo.name}", "FLOW-END")
+        elif b.advancing in left and b.origin and variants.drawn_battle_advancers == "return":
+            for u in self.host._participants():
+                if u.owner == b.advancing:
+                    u.geo = b.origin
+                    self.host._note(f"{u.name} did not take {geo.name} and goes back to {b.origin}", "FLOW-END")
+        t.battle = None
+
+    def to_main_phase(self, target: State) -> None:
+        self._narrate("back to the main phase", "FLOW-CLEANUP", target)
