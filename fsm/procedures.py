@@ -111,28 +111,6 @@ class Procedure(StateChart):
         self._engine.running = True
         self.send(event)
 
-    # --- narration: each transition says which step it is, before its actions log ----------
-    def _tell(self, step: str, target: State) -> None:
-        self.host.tell(self.model.item, step, target.id)
-
-    def tell_declare(self, target: State) -> None:
-        self._tell("declare", target)
-
-    def tell_open_window(self, target: State) -> None:
-        self._tell("open_window", target)
-
-    def tell_skip_window(self, target: State) -> None:
-        self._tell("skip_window", target)
-
-    def tell_recheck(self, target: State) -> None:
-        self._tell("recheck", target)
-
-    def tell_resolve(self, target: State) -> None:
-        self._tell("resolve", target)
-
-    def tell_fizzle(self, target: State) -> None:
-        self._tell("fizzle", target)
-
     # --- actions (the game does the work; the machine says when) -----------------
     def pay_price(self) -> None:
         self.host.pay_price(self.model.item)
@@ -161,6 +139,23 @@ class Procedure(StateChart):
 
     def on_enter_fizzled(self) -> None:
         self.host.settled(self.model.item)
+
+
+#: The steps a procedure narrates; each transition names its own (``before="tell_declare"`` ...),
+#: so its line comes before what its actions log.
+STEPS = ("declare", "open_window", "skip_window", "recheck", "resolve", "fizzle")
+
+
+def _teller(step: str) -> Callable[[Procedure, State], None]:
+    def tell(self: Procedure, target: State) -> None:
+        self.host.tell(self.model.item, step, target.id)
+
+    tell.__name__ = f"tell_{step}"
+    return tell
+
+
+for _step in STEPS:
+    setattr(Procedure, f"tell_{_step}", _teller(_step))
 
 
 def _guard(check: Recheck) -> Callable[[Procedure], bool]:
