@@ -26,6 +26,7 @@ from .procedures import Procedure, procedure_class
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, can_pay, fmt, payment
 from .timing import Point, refusal_clause, use_as
+from .trace import CHAIN, FLOW, PROCEDURE, Trace, capture
 from .variants import Variants
 
 Problem = tuple[str, str]  # (clause, message)
@@ -40,6 +41,7 @@ class LogEntry:
     machine: str = ""
     entered: tuple[str, ...] = ()
     move: str = ""
+    trace: Trace | None = None  # on a machine transition: the machines at that instant (fsm.trace)
 
 
 @dataclass(frozen=True)
@@ -208,29 +210,39 @@ class Game:
             proc = self._procedures[spec] = procedure_class(spec)(self)
         return proc
 
-    def _step(self, item: ChainItem, event: str, clause: str, text: str) -> None:
+    def _step(
+        self, item: ChainItem, event: str, clause: str, text: str, checked: tuple[tuple[str, bool], ...] = ()
+    ) -> None:
         """Send one event to the item's procedure; its line comes before what its actions log."""
         spec = self.spec_of(item)
         at = len(self.log)
+        left = (str(item.state),)
         self._procedure(spec).step(item, event)
-        entry = LogEntry(text, clause, spec.label, (str(item.state),), self._current_move)
+        trace = capture(self.table, PROCEDURE, event, left, item, checked)
+        entry = LogEntry(text, clause, spec.label, (str(item.state),), self._current_move, trace)
         self.log.insert(at, entry)
 
-    def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None:
-        self.log.append(LogEntry(text, clause, machine, entered, self._current_move))
+    def _note(
+        self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = (), trace: Trace | None = None
+    ) -> None:
+        self.log.append(LogEntry(text, clause, machine, entered, self._current_move, trace))
 
     def _flow(self, event: str, text: str, clause: str) -> None:
+        left = tuple(self.flow.configuration_values)
         self.flow.send(event)
         self._note(
             text,
             clause,
             machine="GameFlow",
             entered=tuple(str(v) for v in self.flow.configuration_values),
+            trace=capture(self.table, FLOW, event, left),
         )
 
     def _chain_event(self, event: str, text: str, clause: str) -> None:
+        left = (self.table.chain_state,)
         self.chain.send(event)
-        self._note(text, clause, machine="CounterChain", entered=(str(self.table.chain_state),))
+        trace = capture(self.table, CHAIN, event, left)
+        self._note(text, clause, machine="CounterChain", entered=(str(self.table.chain_state),), trace=trace)
 
     def _unit(self, uid: str | None) -> Unit:
         if uid is None or uid not in self.table.units:
@@ -931,11 +943,12 @@ class Game:
     def _settle(self, item: ChainItem) -> None:
         spec = self.spec_of(item)
         reasons = self._fizzle_reasons(item, spec.fizzle_if)
+        checked = tuple((r, r not in reasons) for r in spec.fizzle_if)
         t = self.table
         if reasons:
             why = "; ".join(WORDS[r][1] for r in reasons)
             clause = "SYNC-1" if reasons == ["partner_left"] else spec.clause("recheck")
-            self._step(item, "fizzle", clause, f"#{item.seq} {self._item_name(item)} fizzles: {why}")
+            self._step(item, "fizzle", clause, f"#{item.seq} {self._item_name(item)} fizzles: {why}", checked)
             t.outcomes.append(Outcome(item.seq, item.kind, item.source, item.unit, "fizzled", clause, why))
         else:
             self._step(
@@ -943,6 +956,7 @@ class Game:
                 "resolve",
                 spec.clause("resolve"),
                 f"#{item.seq} {self._item_name(item)} resolves",
+                checked,
             )
             t.outcomes.append(Outcome(item.seq, item.kind, item.source, item.unit, "resolved", spec.clause("resolve")))
         t.resolution_order.append(item.seq)
