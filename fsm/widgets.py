@@ -469,7 +469,7 @@ class StepThrough:
         if key == self._diagram_key:
             return
         try:
-            from .diagrams import live_svg
+            from .live_view import live_svg
 
             svg = live_svg(self.game, lang=self.lang)
         except Exception as err:  # noqa: BLE001 - the diagram is an aid; the step must still work
