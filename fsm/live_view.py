@@ -24,7 +24,6 @@ from .chain import CounterChain
 from .diagrams import ACTIVE_FILL, INK, MUTED, PAPER, WINDOW, WINDOW_FILL, Taken, compose, dot_source, run_dot
 from .errors import BadInput
 from .labels import LANGS, Lang, Term
-from .model import ChainItem
 from .procedures import GUARDS, procedure_class
 from .trace import CHAIN, FLOW, PROCEDURE, Link, Trace, capture
 
@@ -59,7 +58,7 @@ def shown_link(trace: Trace) -> Link | None:
 
 
 def procedure_of(game: Game, link: Link) -> type[StateChart]:
-    return procedure_class(game.spec_of(ChainItem(link.seq, link.kind, link.declarer, link.unit, link.source)))
+    return procedure_class(game.spec_of(link.item()))
 
 
 def views(game: Game, trace: Trace, lang: Lang = "both") -> dict[str, View]:
@@ -123,7 +122,7 @@ def link_label(game: Game, link: Link) -> str:
     table = game.table
     by = table.units[link.unit].name if link.unit in table.units else link.declarer
     card = table.cards.get(link.source)
-    spec = game.spec_of(ChainItem(link.seq, link.kind, link.declarer, link.unit, link.source))
+    spec = game.spec_of(link.item())
     return f"#{link.seq} {spec.label} {card.name if card else link.source} by {by}"
 
 

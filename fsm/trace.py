@@ -12,8 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .model import ChainItem
+
 if TYPE_CHECKING:
-    from .model import ChainItem, Table
+    from .model import Table
 
 #: Which machine a transition belongs to.
 FLOW, CHAIN, PROCEDURE = "flow", "chain", "procedure"
@@ -29,6 +31,10 @@ class Link:
     unit: str | None
     declarer: str
     state: str  # its procedure's state
+
+    def item(self) -> ChainItem:
+        """A chain item standing for this link, to ask the engine about it (``Game.spec_of``)."""
+        return ChainItem(self.seq, self.kind, self.declarer, self.unit, self.source, state=self.state)
 
 
 @dataclass(frozen=True)

@@ -85,8 +85,11 @@ def test_act6_next_in_script_plays_the_scenario_through_to_the_fizzle() -> None:
         step.script_button.click()
         seen_refusal = seen_refusal or "TIM-CTR-2" in step.why.value
     assert seen_refusal
+    step.play_to_decision()  # the last pass resolves the chain: it stopped at its first link step
     assert [(o.source, o.result) for o in step.game.table.outcomes] == [("足止め", "resolved"), ("岩砕き", "fizzled")]
-    assert "ACT-6" in step.chain_html.value  # the outcomes list cites the recheck
+    assert "ACT-6" in step.log_html.value  # the fizzle line cites the recheck
+    step.more.selected_index = 0  # the folded units-and-cards panel lists the outcomes
+    assert "ACT-6" in step.table_html.value and "fizzled" in step.table_html.value
     assert "✓" in step.script_html.value and not step.off_script
 
 
@@ -106,6 +109,7 @@ def test_tim_ctr_3_variant_counters_between_resolutions_reopens_the_window() -> 
     variant = StepThrough.from_scenario(CHAIN, upto=5, variants={"counters_between_resolutions": True})
     for step in (default, variant):
         step.play("A: pass")
+        step.play_to_decision()
     assert default.game.table.chain == [] and "B to decide" in text(default.header.value)
     assert len(variant.game.table.chain) == 2
     assert "A has priority" in text(variant.header.value)
