@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .engine import Game
 
 #: The machines a step-through can show, and how the selector names them.
-NAMES = {FLOW: "ゲームの流れ game flow", CHAIN: "反撃チェーン counter chain", PROCEDURE: "手順 top link's procedure"}
+NAMES = {FLOW: "流れ flow", CHAIN: "チェーン chain", PROCEDURE: "手順 procedure"}
 
 
 @dataclass(frozen=True)

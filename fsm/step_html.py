@@ -47,10 +47,10 @@ STYLE = """<style>
 .fsm-step .fsm-latest { background: #fffbe6; }
 .fsm-step .fsm-failed { color: #b91c1c; font-weight: bold; }
 .fsm-step .fsm-held { color: #15803d; }
-.fsm-step h4 { margin: 2px 0; font-size: 12px; }
+.fsm-step .fsm-h { margin: 2px 0; font-size: 12px; font-weight: bold; line-height: 1.3; }
 .fsm-step .fsm-log-box { display: flex; flex-direction: column-reverse; overflow: auto; font-size: 12px;
   line-height: 1.35; border: 1px solid #ddd; padding: 2px 4px; }
-.fsm-step .widget-button { font-size: 12px; }
+.fsm-step .widget-button, .fsm-step .widget-toggle-button { font-size: 12px; padding: 0 6px; }
 </style>"""
 
 
@@ -128,7 +128,11 @@ class Painter:
     def chain(self, trace: Trace | None) -> str:
         """The chain as a stack, top first, as the frame's trace has it (no diagram run)."""
         links = trace.links if trace else ()
-        head = "<h4>チェーン the chain — top first: the newest resolves first " + clause_badge("TIM-CTR-3") + "</h4>"
+        head = (
+            "<div class='fsm-h'>チェーン the chain — top first: the newest resolves first "
+            + clause_badge("TIM-CTR-3")
+            + "</div>"
+        )
         if not links:
             return head + "<div style='color:#777;font-size:12px'>(empty)</div>"
         moving = trace.link if trace else None
@@ -175,7 +179,7 @@ class Painter:
             )
         # column-reverse: the box starts scrolled to its end, so the newest line is in view
         return (
-            "<h4>記録 the log — newest at the bottom; each line cites its rule</h4>"
+            "<div class='fsm-h'>記録 the log — newest at the bottom; each line cites its rule</div>"
             f"<div class='fsm-log-box' style='height:var(--fsm-log-height, 150px)'><div>{''.join(lines)}</div></div>"
         )
 
@@ -218,7 +222,7 @@ class Painter:
                 f"<td>{'進軍完了' if u.marched else '進軍未完了'}</td><td>{esc(fmt(g.available(u)))}</td>"
                 f"<td>{esc(held)}</td><td>{esc(u.party or '')}</td></tr>"
             )
-        parts.append("<h4>ユニット units (⚔ = in this battle)</h4><table>" + "".join(rows) + "</table>")
+        parts.append("<div class='fsm-h'>ユニット units (⚔ = in this battle)</div><table>" + "".join(rows) + "</table>")
         card_rows = []
         for zone in ZONES:
             cards = [c for c in t.cards.values() if c.zone == zone]
@@ -231,7 +235,7 @@ class Painter:
                 )
                 card_rows.append(f"<tr><td>{esc(ZONE_LABELS[zone])}</td><td>{names}</td></tr>")
         if card_rows:
-            parts.append("<h4>カード cards by zone</h4><table>" + "".join(card_rows) + "</table>")
+            parts.append("<div class='fsm-h'>カード cards by zone</div><table>" + "".join(card_rows) + "</table>")
         return self._outcomes(t) + "".join(parts)
 
     def _outcomes(self, t: Table) -> str:
@@ -243,7 +247,9 @@ class Painter:
             mark = "✔ resolved" if o.result == "resolved" else "✘ fizzled"
             why = f": {esc(o.reason)}" if o.reason else ""
             items.append(f"<li>#{o.seq} {esc(name)} {mark} {clause_badge(o.clause)}{why}</li>")
-        return "<h4>結果 outcomes</h4><ul style='margin:0;padding-left:18px'>" + "".join(items) + "</ul>"
+        return (
+            "<div class='fsm-h'>結果 outcomes</div><ul style='margin:0;padding-left:18px'>" + "".join(items) + "</ul>"
+        )
 
     def _battle(self, t: Table) -> str:
         geos = ", ".join(

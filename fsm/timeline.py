@@ -59,19 +59,20 @@ def frames(log: Sequence[LogEntry], start: int = 0) -> list[Frame]:
     """
     out: list[Frame] = []
     move, trace, label, seen_step = 0, None, "set-up", False
+    played = "set-up"  # the move being read, which names its decision frame
     for i, entry in enumerate(log):
         if i < start:
             trace = entry.trace or trace
         elif is_move_echo(entry):
-            out.append(Frame(move, i, trace, label, True))
-            move, label, seen_step = move + 1, entry.move, False
+            out.append(Frame(move, i, trace, played, True))
+            move, label, seen_step, played = move + 1, entry.move, False, entry.move
             if trace is not None:  # until this move moves a machine, nothing was just taken
                 trace = replace(trace, machine="", event="")
         elif entry.trace is not None:
             if seen_step:  # a new transition closes the previous one's frame
                 out.append(Frame(move, i, trace, label, False))
             trace, label, seen_step = entry.trace, f"{entry.move or 'set-up'} · {step_label(entry)}", True
-    out.append(Frame(move, len(log), trace, label, True))
+    out.append(Frame(move, len(log), trace, played, True))
     return out
 
 

@@ -128,10 +128,10 @@ class _Point:
 
 
 #: The diagram selector: follow what moved, or one machine.
-VIEW_CHOICES = [("auto", "auto"), *((name, key) for key, name in live_view.NAMES.items())]
+VIEW_CHOICES = [("自動 auto", "auto"), *((name, key) for key, name in live_view.NAMES.items())]
 ZOOMS = [("fit", 0.0), ("100%", 1.0), ("150%", 1.5), ("200%", 2.0)]
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
-DIAGRAM_HEIGHT = 360  # px: beside the moves, chain and log at 1366×768
+DIAGRAM_HEIGHT = 330  # px: beside the moves, chain and log at 1366×768
 
 
 class StepThrough:
@@ -213,7 +213,7 @@ class StepThrough:
         self.moves_box.add_class("fsm-moves")
         self.step_button = self._button("step", "step-forward", "fsm-step-next", "the next link step (→)", self.step)
         self.decision_button = self._button(
-            "play to the decision",
+            "to the decision",
             "fast-forward",
             "fsm-play-decision",
             "run on to where a player decides",
@@ -228,7 +228,7 @@ class StepThrough:
             min=0, max=0, readout=False, continuous_update=False, description="timeline", layout=w.Layout(width="98%")
         )
         self.timeline.add_class("fsm-timeline")
-        self.history_list = w.Select(options=[], rows=4, layout=w.Layout(width="98%"))
+        self.history_list = w.Select(options=[], rows=3, layout=w.Layout(width="98%"))
         self.history_list.add_class("fsm-history")
         for control in (self.timeline, self.history_list):
             control.observe(self._jumped, names="value")
@@ -255,7 +255,7 @@ class StepThrough:
         self.log_html = w.HTML()
         self.log_html.add_class("fsm-log")
         self.view_choice = w.ToggleButtons(options=VIEW_CHOICES, value="auto", style={"button_width": "auto"})
-        self.zoom = w.ToggleButtons(options=ZOOMS, value=0.0, style={"button_width": "auto"})
+        self.zoom = w.Dropdown(options=ZOOMS, value=0.0, tooltip="zoom", layout=w.Layout(width="80px"))
         for control in (self.view_choice, self.zoom):
             control.observe(lambda _c: self._draw_diagram(), names="value")
         self.diagram = w.HTML(layout=w.Layout(overflow="auto", border="1px solid #ddd", height=f"{DIAGRAM_HEIGHT}px"))
@@ -278,7 +278,7 @@ class StepThrough:
             layout=w.Layout(overflow="hidden"),
         )
         right = w.VBox(
-            [w.HBox([self.view_choice]), self.diagram, w.HBox([self.zoom]), self.timeline, self.history_list],
+            [w.HBox([self.view_choice, self.zoom]), self.diagram, self.timeline, self.history_list],
             layout=w.Layout(overflow="hidden"),
         )
         # AppLayout's header and footer rows would share one height; they sit above and below it
@@ -558,7 +558,7 @@ class StepThrough:
                 text = f"<i>try</i> {text} <i>→ refused</i> {clause_badge(step.clause)}"
             items.append(f"<li style='{'color:#999' if done else ''}'>{mark} {text}</li>")
         note = " <small style='color:#9b2c2c'>(you left the script — undo to return)</small>" if s.off else ""
-        return f"<h4>台本 the scenario's script{note}</h4><ul style='margin:0;padding-left:6px;list-style:none'>" + (
+        return f"<div class='fsm-h'>台本 the scenario's script{note}</div><ul style='margin:0;padding-left:6px;list-style:none'>" + (
             "".join(items) + "</ul>"
         )
 

@@ -36,6 +36,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+#: Saved notebooks stay as committed (no outputs, no widget state): the same flag as scripts/lab.sh.
+SAVE_CLEAN = ["--ContentsManager.pre_save_hook=fsm.notebook_clean.pre_save"]
+
 #: JupyterLab user settings (plugin id → values) written into the temp settings dir.
 LAB_SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
@@ -66,7 +69,10 @@ class Lab:
     log: Path
     root: Path
 
-    def page(self, path: str) -> str:
+    def page(self, path: str, workspace: str = "") -> str:
+        """The notebook's URL; a named ``workspace`` starts empty, so tabs of earlier pages stay closed."""
+        if workspace:
+            return f"{self.url}/lab/workspaces/{workspace}/tree/{path}?reset&token={self.token}"
         return f"{self.url}/lab/tree/{path}?token={self.token}"
 
     def log_tail(self, lines: int = 40) -> str:
@@ -128,6 +134,7 @@ def start_lab(workdir: Path, timeout: float = 90.0) -> Lab:
         f"--ServerApp.root_dir={root / 'notebooks'}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        *SAVE_CLEAN,
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # CI containers run as root; the server still binds only 127.0.0.1

@@ -258,7 +258,7 @@ def test_tim_ctr2_live_svg_follows_a_counter_chain() -> None:
 
 
 def test_a_first_seen_position_is_drawn_in_one_dot_run_and_a_second_visit_in_none() -> None:
-    """TIM-CTR-2: the three machines of a new position (flow, chain, procedure) cost one `dot` run; going back costs none."""
+    """TIM-CTR-2: a new position's three machines (flow, chain, procedure) cost one `dot` run; going back none."""
     LV.cache_clear()
     game, _ = load(SCENARIO)
     first = LV.live_svg(game, lang="en")
