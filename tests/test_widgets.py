@@ -151,3 +151,55 @@ def test_a_bare_game_gets_a_step_through_without_a_script() -> None:
     assert [b.description for b in step.move_buttons] == [str(m) for m in game.legal_moves()]
     step.try_text.value = "B: pass"  # Enter in the box asks why not
     assert "refused" in step.why.value
+
+
+def test_tim_ctr_3_a_resolution_is_replayed_link_by_link_newest_first() -> None:
+    """TIM-CTR-3, SC-6: after the last pass, **step** shows #3 resolve, #2 fizzle (its failed condition marked in
+    the log and on its procedure, the fizzle edge drawn as just taken), then #1 resolve; no move in between."""
+    step = StepThrough.from_scenario(CHAIN, upto=5)
+    step.play("A: pass")
+    assert "replaying" in text(step.header.value) and step.move_buttons == []
+    assert "反撃の優先権" not in text(step.header.value)
+    outcomes = []
+    while not step.step_button.disabled:
+        step.step_button.click()
+        label = step.frame.label
+        if "発動" in label or "不発" in label:
+            outcomes.append(label.split(" · ")[-1])
+        if "#2 不発" in label:
+            assert "fsm-failed" in step.log_html.value and "condition can no longer be met" in step.log_html.value
+            assert "● " in step.diagram.value and 'stroke-width="3.5"' in step.diagram.value
+            assert "✘" in text(step.chain_html.value)
+    assert outcomes == ["#3 発動 resolves", "#2 不発 fizzles", "#1 発動 resolves"]
+    assert step.frame.decision and "B to decide" in text(step.header.value)
+    assert [b.description for b in step.move_buttons] == [str(m) for m in step.game.legal_moves()]
+
+
+def test_play_to_the_decision_skips_the_replay_and_the_timeline_goes_back_to_any_point() -> None:
+    """TIM-CTR-3: play to the decision lands where B decides; the timeline jumps back to the start and forward
+    again, restoring each point's table; a move played from an earlier point starts a new future."""
+    step = StepThrough.from_scenario(CHAIN, upto=5)
+    start_key = step.game.table.key()
+    step.play("A: pass")
+    step.decision_button.click()
+    end_key, end_log = step.game.table.key(), len(step.game.log)
+    assert step.game.table.chain == []
+    step.timeline.value = 0  # what the slider (and its ← key) sends
+    assert step.game.table.key() == start_key and step.frame.move == 0
+    step.history_list.value = len(step.frames) - 1  # a click on the last row of the history
+    assert step.game.table.key() == end_key and len(step.game.log) == end_log
+    step.goto(0)
+    step.play("A: pass")
+    assert len(step.history) == 1 and step.game.table.chain == []
+    assert step.timeline.max == len(step.frames) - 1
+
+
+def test_undo_takes_back_the_move_being_replayed_and_buttons_are_reused() -> None:
+    """Undo during a replay takes the whole move back; the move buttons are the same widgets as before."""
+    step = StepThrough.from_scenario(CHAIN, upto=5)
+    before = {b.description: b for b in step.move_buttons}
+    key = step.game.table.key()
+    step.play("A: pass")
+    step.undo_button.click()
+    assert step.game.table.key() == key and step.frame.decision
+    assert all(before[b.description] is b for b in step.move_buttons)
