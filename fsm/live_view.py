@@ -12,6 +12,7 @@ was found (○ held, × failed, ● the fizzle reason that applied).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,28 +83,42 @@ def views(game: Game, trace: Trace, lang: Lang = "both") -> dict[str, View]:
 
 
 _CACHE: OrderedDict[View, str] = OrderedDict()
-_CACHE_SIZE = 512
+_CACHE_SIZE = 1024
 _STATS = {"hits": 0, "misses": 0, "dot_runs": 0}
+_LOCK = threading.Lock()  # the step-through draws ahead in a background thread (fsm.draw_ahead)
 
 
 def render(wanted: Sequence[View]) -> list[str]:
     """SVG of each view; the ones never drawn before are drawn in a single ``dot`` run."""
-    missing = list(dict.fromkeys(v for v in wanted if v not in _CACHE))
-    _STATS["hits"] += len(wanted) - len(missing)
-    if missing:
+    with _LOCK:
+        found = {v: _CACHE[v] for v in wanted if v in _CACHE}
+        missing = [v for v in dict.fromkeys(wanted) if v not in found]
+        _STATS["hits"] += len(wanted) - len(missing)
         _STATS["misses"] += len(missing)
-        _STATS["dot_runs"] += 1
-        sources = [dot_source(v.machine, v.lang, v.active, True, v.taken, dict(v.checked))[0] for v in missing]
-        out = run_dot("\n".join(sources), "svg").decode("utf-8")
-        docs = ["<?xml" + part for part in out.split("<?xml")[1:]]
-        assert len(docs) == len(missing), "dot drew a different number of graphs than it was given"
-        for view, svg in zip(missing, docs, strict=True):
-            _CACHE[view] = svg
-    for v in wanted:
-        _CACHE.move_to_end(v)
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return [_CACHE[v] for v in wanted]
+        _STATS["dot_runs"] += bool(missing)
+    drawn = _draw(missing) if missing else {}
+    with _LOCK:
+        _CACHE.update(drawn)
+        for v in wanted:
+            if v in _CACHE:
+                _CACHE.move_to_end(v)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return [found[v] if v in found else drawn[v] for v in wanted]
+
+
+def _draw(views: Sequence[View]) -> dict[View, str]:
+    """One ``dot`` run for all of them: Graphviz lays out every graph of its input in turn."""
+    sources = [dot_source(v.machine, v.lang, v.active, True, v.taken, dict(v.checked))[0] for v in views]
+    out = run_dot("\n".join(sources), "svg").decode("utf-8")
+    docs = ["<?xml" + part for part in out.split("<?xml")[1:]]
+    assert len(docs) == len(views), "dot drew a different number of graphs than it was given"
+    return dict(zip(views, docs, strict=True))
+
+
+def is_drawn(view: View) -> bool:
+    with _LOCK:
+        return view in _CACHE
 
 
 def cache_stats() -> dict[str, int]:
@@ -112,9 +127,10 @@ def cache_stats() -> dict[str, int]:
 
 
 def cache_clear() -> None:
-    _CACHE.clear()
-    for key in _STATS:
-        _STATS[key] = 0
+    with _LOCK:
+        _CACHE.clear()
+        for key in _STATS:
+            _STATS[key] = 0
 
 
 def link_label(game: Game, link: Link) -> str:

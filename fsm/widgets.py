@@ -38,6 +38,7 @@ from typing import Any
 import ipywidgets as w
 
 from . import live_view
+from .draw_ahead import WORKER
 from .engine import Game, LogEntry, Snapshot
 from .errors import BadInput, RuleViolation
 from .labels import Lang
@@ -145,6 +146,7 @@ class StepThrough:
         script_pos: int = 0,
         clauses: list[str] | None = None,
         lang: Lang = "both",
+        draw_ahead: bool = True,
     ) -> None:
         self.game = game
         self.title = title
@@ -158,9 +160,10 @@ class StepThrough:
         self.frames: list[Frame] = frames(self.entries, self._start)
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
-        self._buttons: dict[str, w.Button] = {}  # one per move text, reused across redraws
+        self._buttons: list[w.Button] = []  # the move buttons, reused across redraws (made only when more are needed)
         self._legal: dict[str, Move] = {}
         self._syncing = False
+        self._ahead = WORKER if draw_ahead else None
         self._build()
         self.refresh()
 
@@ -343,6 +346,8 @@ class StepThrough:
         ends = [i for i, f in enumerate(self.frames) if f.move == self._at]
         unwinds = any(e.trace and e.trace.event == "close_window" for e in entries)
         self.cursor = ends[0] if unwinds else ends[-1]  # a resolution stops at its first link step
+        # every step of the move's replay, drawn in the one dot run its first frame needs
+        live_view.render([v for i in ends for v in self._views(self.frames[i].trace).values()])
         self._show_why("")
         self.refresh()
         return entries
@@ -462,6 +467,8 @@ class StepThrough:
         start = self.frames[self.cursor - 1].end if self.cursor else 0
         self.log_html.value = self.painter.log(self.entries, frame, start)
         self._draw_folded()
+        if self._ahead is not None and frame.decision:
+            self._ahead.start(self.game, self.lang)
 
     def _step_of(self, frame: Frame) -> tuple[int, int]:
         same = [i for i, f in enumerate(self.frames) if f.move == frame.move]
@@ -477,34 +484,25 @@ class StepThrough:
         legal = self.game.legal_moves() if decision else []
         self._legal = {str(m): m for m in legal}
         scripted = self.script.next_move()
-        children = []
-        for text, move in self._legal.items():
-            b = self._buttons.get(text)
-            if b is None:
-                b = self._buttons[text] = self._move_button(move)
+        players = self.game.table.players
+        while len(self._buttons) < len(legal):
+            self._buttons.append(self._move_button())
+        for b, (text, move) in zip(self._buttons, self._legal.items(), strict=False):
             is_next = scripted is not None and same_move(scripted, text)
+            seat = players.index(move.player)
+            b.description = text
             b.icon = "play" if is_next else ""
             b.tooltip = ("the scenario's next move: " if is_next else "") + text
-            if is_next:
-                b.add_class("fsm-move-scripted")
-            else:
-                b.remove_class("fsm-move-scripted")
-            children.append(b)
-        self.moves_box.children = tuple(children)
+            b.style.button_color = PLAYER_COLOURS[seat]
+            b._dom_classes = ("fsm-move", f"fsm-move-{seat}", *(("fsm-move-scripted",) if is_next else ()))
+        self.moves_box.children = tuple(self._buttons[: len(legal)])
         if legal:
             example = next((str(m) for m in legal if m.verb != "pass"), str(legal[0]))
             self.try_text.placeholder = f"e.g. {example}"
 
-    def _move_button(self, move: Move) -> w.Button:
-        text = str(move)
-        b = w.Button(
-            description=text,
-            layout=w.Layout(width="auto", margin="1px"),
-            style={"button_color": self.painter.colour(move.player), "text_color": "white"},
-        )
-        b.add_class("fsm-move")
-        b.add_class(f"fsm-move-{self.game.table.players.index(move.player)}")
-        b.on_click(lambda _b: self.play(self._legal.get(text, text)))
+    def _move_button(self) -> w.Button:
+        b = w.Button(layout=w.Layout(width="auto", margin="1px"), style={"text_color": "white"})
+        b.on_click(lambda button: self.play(self._legal.get(button.description, button.description)))
         return b
 
     def _draw_timeline(self) -> None:
@@ -522,10 +520,13 @@ class StepThrough:
     def _trace(self) -> Trace:
         return self.frame.trace or live_view.now(self.game)
 
+    def _views(self, trace: Trace | None) -> dict[str, live_view.View]:
+        return live_view.views(self.game, trace or live_view.now(self.game), self.lang)
+
     def _draw_diagram(self) -> None:
         try:
             trace = self._trace()
-            views = live_view.views(self.game, trace, self.lang)
+            views = self._views(trace)
             svgs = dict(zip(views, live_view.render(list(views.values())), strict=True))
             choice = self.view_choice.value
             if choice == "auto":
@@ -558,9 +559,8 @@ class StepThrough:
                 text = f"<i>try</i> {text} <i>→ refused</i> {clause_badge(step.clause)}"
             items.append(f"<li style='{'color:#999' if done else ''}'>{mark} {text}</li>")
         note = " <small style='color:#9b2c2c'>(you left the script — undo to return)</small>" if s.off else ""
-        return f"<div class='fsm-h'>台本 the scenario's script{note}</div><ul style='margin:0;padding-left:6px;list-style:none'>" + (
-            "".join(items) + "</ul>"
-        )
+        head = f"<div class='fsm-h'>台本 the scenario's script{note}</div>"
+        return head + "<ul style='margin:0;padding-left:6px;list-style:none'>" + "".join(items) + "</ul>"
 
 
 def _follow(trace: Trace, decision: bool) -> str:
