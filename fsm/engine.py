@@ -12,6 +12,7 @@ every machine is written to :attr:`Game.log` with the clause it follows.
 
 from __future__ import annotations
 
+import html
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -135,6 +136,20 @@ class Game:
     def restore(self, snap: Snapshot) -> None:
         self.table = snap.table.copy()
         del self.log[snap.log_length :]
+
+    def _repr_svg_(self) -> str:
+        """In Jupyter a game draws where it stands: the flow, and while a chain is open the chain,
+        its top link's procedure and the counter-chain machine (as python-statemachine's machines
+        draw themselves)."""
+        from .live_view import live_svg  # drawing is at the edge: the engine itself never needs it
+
+        return live_svg(self)
+
+    def _repr_html_(self) -> str:
+        actor = self.actor()
+        who = f"{actor} to decide" if actor else "nobody has a move"
+        where = " › ".join(s.name for s in self.flow.configuration)
+        return f"<div><b>{html.escape(who)}</b> — {html.escape(where)}</div>{self._repr_svg_()}"
 
     def point(self) -> Point:
         """Where the game stands, in the terms the timing table uses."""

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup.sh lab
+echo "The command line: .venv/bin/fsm --help (or 'source .venv/bin/activate', then fsm ...)."
 
 echo "Starting JupyterLab on 127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL printed below."
 extra=()

@@ -216,3 +216,18 @@ def test_moves_why_with_an_unreadable_move_exits_2(capsys: pytest.CaptureFixture
 def test_moves_on_a_malformed_file_exits_2_without_a_traceback(tmp_path: Path) -> None:
     proc = run("moves", _malformed(tmp_path))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "abilities must be a list" in proc.stderr
+
+
+def test_python_m_fsm_without_the_venv_prints_a_hint_not_a_traceback() -> None:
+    """A Python without fsm's packages (here: -S, no site-packages) gets one line saying to use .venv."""
+    proc = subprocess.run(
+        [sys.executable, "-S", "-m", "fsm", "run", str(FIZZLE)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,  # from the repo root, Python finds the ./fsm package but not its dependencies
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert ".venv/bin/fsm" in proc.stderr and "source .venv/bin/activate" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

@@ -203,3 +203,14 @@ def test_undo_takes_back_the_move_being_replayed_and_buttons_are_reused() -> Non
     step.undo_button.click()
     assert step.game.table.key() == key and step.frame.decision
     assert all(before[b.description] is b for b in step.move_buttons)
+
+
+def test_tim_ctr_2_a_game_displays_itself_in_jupyter() -> None:
+    """TIM-CTR-2: like python-statemachine's machines, a Game shows itself: who decides, and the live diagram."""
+    from fsm.scenario import load
+
+    game, _ = load(FIZZLE)
+    game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
+    shown = game._repr_html_()
+    assert "B to decide" in shown and "<svg" in shown
+    assert "#1 【行動】 岩砕き by 岩の巨人" in game._repr_svg_()  # the chain as a stack, drawn with the rest
