@@ -168,9 +168,15 @@ def test_tim_ctr_3_variant_override_changes_the_outcome(capsys: pytest.CaptureFi
 def test_cost_5_variant_override_gives_the_cost_back(capsys: pytest.CaptureFixture[str]) -> None:
     """COST-5: --variant refund_cost_on_fizzle=true makes the no-refund scenario fail on the caster's skills."""
     code, out, _err = fsm(
-        capsys, "run", "-q", "--variant", "refund_cost_on_fizzle", SCENARIOS / "cost_destroyed_no_refund.yaml"
+        capsys, "run", "-q", "--variant", "refund_cost_on_fizzle=true", SCENARIOS / "cost_destroyed_no_refund.yaml"
     )
     assert code == 1 and "炎の魔術師.skills should be '火×1', but is '火×2'" in out
+
+
+def test_cost_5_a_variant_without_a_value_exits_2_with_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    """COST-5: `--variant refund_cost_on_fizzle` alone is refused: say refund_cost_on_fizzle=true or =false."""
+    code, out, err = fsm(capsys, "run", "--variant", "refund_cost_on_fizzle", FIZZLE)
+    assert code == 2 and "refund_cost_on_fizzle=VALUE, one of: true, false" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("bad", ["nonsense=1", "refund_cost_on_fizzle=maybe"])
