@@ -17,10 +17,11 @@ from .engine import Game, LogEntry
 from .kinds import WORDS
 from .live_view import link_label
 from .model import Table
+from .narrate import MACHINE_WORDS
 from .procedures import GUARDS, MEANINGS, procedure_class
 from .skills import fmt
 from .timeline import Frame, is_move_echo
-from .trace import CHAIN, FLOW, Link, Trace
+from .trace import Link, Trace
 
 #: One colour per seat: the first player of the table, then the second.
 PLAYER_COLOURS = ("#2b6cb0", "#c05621")
@@ -32,8 +33,6 @@ ZONE_LABELS = {
     "equipped": "装備 equipped (EQ-1)",
     "graveyard": "墓地 graveyard",
 }
-#: The machines by their rule words, for the log (never a Python class name).
-MACHINE_WORDS = {FLOW: "ゲームの流れ game flow", CHAIN: "反撃チェーン counter chain"}
 LOG_LINES = 80  # the log panel shows the newest lines; the timeline reaches the rest
 
 STYLE = """<style>
@@ -185,9 +184,7 @@ class Painter:
 
     @staticmethod
     def _machine_words(e: LogEntry) -> str:
-        if e.trace is None:
-            return ""
-        return MACHINE_WORDS.get(e.trace.machine, e.machine)
+        return MACHINE_WORDS.get(e.machine, e.machine)  # rule words, never a Python class name
 
     @staticmethod
     def _checked(e: LogEntry) -> str:

@@ -67,7 +67,9 @@ def test_act_6_run_narrates_moves_clauses_and_states() -> None:
     out = proc.stdout
     assert "1. A: activate 岩砕き of 岩の巨人 on 水の精" in out
     assert "ACT-4" in out and "A declares 【行動】 岩砕き" in out
-    assert "→ 【行動】 declared" in out and "→ CounterChain priority_opponent" in out
+    assert "→ 【行動】 宣言 / declared" in out and "→ 反撃チェーン 反撃の優先権：相手 / opponent may counter" in out
+    assert "CounterChain" not in out and "GameFlow" not in out  # rule words, not class names
+    assert "rule variants: all at their defaults" in out
     assert "ACT-6" in out and "fizzles" in out
     assert "refused as expected: A: pass" in out and "TIM-CTR-2" in out
     assert out.rstrip().endswith(f"PASS {FIZZLE}")
