@@ -3,11 +3,13 @@
 so a click usually finds its diagrams already drawn.
 
 The moves are played on a copy of the table (a separate :class:`~fsm.engine.Game`), never on
-the reader's game; a move that fails there is simply not drawn ahead.
+the reader's game; a move that fails there is simply not drawn ahead.  ``FSM_DRAW_AHEAD=0``
+in the kernel's environment turns it off.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -47,6 +49,8 @@ class DrawAhead:
 
     def start(self, game: Game, lang: Lang) -> None:
         """Draw ahead of where ``game`` stands (its table is copied; the game itself is never touched)."""
+        if os.environ.get("FSM_DRAW_AHEAD") == "0":  # off, e.g. to measure clicks without it
+            return
         with self._cond:
             self._job = (game.snapshot().table, game.rules, game.variants, lang)
             self._cond.notify()
