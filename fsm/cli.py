@@ -196,9 +196,13 @@ def _cmd_timings(args: argparse.Namespace) -> int:
         writer.writeheader()
         writer.writerows(rows)
         print(out.getvalue(), end="")
-    else:
+    elif args.wide:
         for cells in [columns, ["---"] * len(columns), *([row[c] for c in columns] for row in rows)]:
             print("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")  # a bare | splits a cell
+    else:
+        from fsm.timing_text import narrow_table
+
+        print("\n".join(narrow_table(rows)))
     return 0
 
 
@@ -210,6 +214,7 @@ def _add_timings(sub: _SubParsers) -> None:
         "be used at each point of the game, as an action, a counter or by itself, and which clause says so.",
     )
     p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default: md)")
+    p.add_argument("--wide", action="store_true", help="md: one wide table (a column per point) instead of 100 columns")
     p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file adding timings")
     p.set_defaults(func=_cmd_timings)
 
