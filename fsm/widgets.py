@@ -78,7 +78,9 @@ def rows_table(rows: list[dict[str, str]], caption: str = "") -> str:
         cells = []
         for i, h in enumerate(heads):
             value = str(row.get(h, ""))
-            style = cell + (";color:#aaa" if value == "—" else "") + (";white-space:nowrap" if i == 0 else "")
+            # the first column names the row; the others wrap (an explorer line of moves is long)
+            wrap = ";white-space:nowrap" if i == 0 else ";white-space:normal;max-width:36em"
+            style = cell + (";color:#aaa" if value == "—" else "") + wrap
             cells.append(f'<td style="{style}">{esc(value)}</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
