@@ -20,6 +20,7 @@ from typing import Any
 
 from .engine import LogEntry
 from .scenario import Failure, Result
+from .variants import value_word
 
 CLAUSE_WIDTH = 13
 
@@ -85,7 +86,7 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
 def variants_in_force(result: Result) -> str:
     """The variants that differ from the defaults, or "all defaults" (`fsm variants` lists them)."""
     changed = result.game.variants.changed()
-    words = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items())
+    words = ", ".join(f"{k}={value_word(v)}" for k, v in changed.items())
     return f"{words} (the rest at their defaults)" if words else "all at their defaults (see `fsm variants`)"
 
 

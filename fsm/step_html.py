@@ -22,6 +22,7 @@ from .procedures import GUARDS, MEANINGS, procedure_class
 from .skills import fmt
 from .timeline import Frame, is_move_echo
 from .trace import Link, Trace
+from .variants import value_word
 
 #: One colour per seat: the first player of the table, then the second.
 PLAYER_COLOURS = ("#2b6cb0", "#c05621")
@@ -39,7 +40,7 @@ STYLE = """<style>
 .fsm-step table { border-collapse: collapse; font-size: 12px; margin: 2px 0 4px 0; }
 .fsm-step th, .fsm-step td { border: 1px solid #ccc; padding: 1px 5px; text-align: left; vertical-align: top;
   white-space: nowrap; }
-.fsm-step .fsm-rows td { white-space: normal; }
+.fsm-step .fsm-rows td, .fsm-step .fsm-chain td { white-space: normal; }
 .fsm-step th { background: #f3f3f3; }
 .fsm-step .fsm-clause { font-family: monospace; font-size: 11px; background: #eef2f7; border-radius: 3px;
   padding: 0 3px; color: #333; cursor: help; }
@@ -113,7 +114,7 @@ class Painter:
         where = " › ".join(s.name for s in g.flow.configuration)
         variants = g.variants.changed()
         if variants:
-            where += " · rule variants: " + ", ".join(f"{k} = {v}" for k, v in variants.items())
+            where += " · rule variants: " + ", ".join(f"{k}={value_word(v)}" for k, v in variants.items())
         return self._box(text, self.colour(actor), where)
 
     @staticmethod

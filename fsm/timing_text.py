@@ -7,7 +7,7 @@ the game instead (wider than most terminals).  Japanese characters count as two 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 WIDTH = 100
 NEVER = "—"
@@ -29,7 +29,7 @@ def _wrapped(head: str, items: list[str], indent: str, width: int) -> Iterator[s
     yield line
 
 
-def narrow_table(rows: list[Mapping[str, str]], width: int = WIDTH) -> Iterator[str]:
+def narrow_table(rows: Sequence[Mapping[str, str]], width: int = WIDTH) -> Iterator[str]:
     """One block per timing: its name, then each way it may be used and the points where it may."""
     for row in rows:
         name, *points = row

@@ -185,8 +185,13 @@ def read_bool(value: Any) -> Any:
     return value
 
 
+def value_word(value: Any) -> str:
+    """A variant's value as files and the command line write it: ``true``, not ``True``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def choices_text(spec: VariantSpec) -> str:
-    return ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in spec.choices)
+    return ", ".join(value_word(c) for c in spec.choices)
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:
