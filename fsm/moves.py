@@ -18,6 +18,7 @@ player making the move; it may be left out, and then the player whose turn it is
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from .errors import BadInput
@@ -81,7 +82,9 @@ def parse(text: str) -> Move:
         raise BadInput(f"empty move {original!r}; e.g. 'A: pass' or 'A: use CARD by UNIT on TARGET'")
     verb = w[0].lower()
     if verb not in VERBS:
-        raise BadInput(f"unknown move {w[0]!r} in {original!r}; moves are: {', '.join(VERBS)}")
+        close = difflib.get_close_matches(verb, VERBS, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise BadInput(f"unknown move {w[0]!r} in {original!r}; {hint}moves are: {', '.join(VERBS)}")
     try:
         if verb == "pass":
             if len(w) != 1:

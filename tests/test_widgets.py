@@ -214,3 +214,12 @@ def test_tim_ctr_2_a_game_displays_itself_in_jupyter() -> None:
     shown = game._repr_html_()
     assert "B to decide" in shown and "<svg" in shown
     assert "#1 【行動】 岩砕き by 岩の巨人" in game._repr_svg_()  # the chain as a stack, drawn with the rest
+
+
+def test_act4_a_misspelt_move_word_gets_did_you_mean() -> None:
+    """ACT-4: typing `actvate` is a typo, not a rule question: the widget suggests `activate` and changes nothing."""
+    step = StepThrough.from_scenario(FIZZLE)
+    key = step.game.table.key()
+    said = step.try_move("A: actvate 岩砕き of 岩の巨人 on 水の精")
+    assert "did you mean 'activate'?" in said
+    assert step.game.table.key() == key
