@@ -19,6 +19,7 @@ from .live_view import link_label
 from .model import Table
 from .narrate import MACHINE_WORDS
 from .procedures import GUARDS, MEANINGS, procedure_class
+from .script import Script
 from .skills import fmt
 from .timeline import Frame, is_move_echo
 from .trace import Link, Trace
@@ -271,3 +272,19 @@ class Painter:
         if b.front:
             bits.append("front: " + ", ".join(f"{self.who(p)} {self.unit_name(u)}" for p, u in b.front.items()))
         return f"<div>{' · '.join(bits)}<br>ジオ geos: {geos}</div>"
+
+    def script(self, s: Script) -> str:
+        """The scenario's script: done ✓, next ▶, to come ·; refusal checks in italics."""
+        if not s.steps:
+            return ""
+        items = []
+        for i, step in enumerate(s.steps):
+            done = i < s.pos
+            mark = "✓" if done else ("▶" if i == s.pos and not s.off else "·")
+            text = esc(step.text)
+            if step.refused:
+                text = f"<i>try</i> {text} <i>→ refused</i> {clause_badge(step.clause)}"
+            items.append(f"<li style='{'color:#999' if done else ''}'>{mark} {text}</li>")
+        note = " <small style='color:#9b2c2c'>(you left the script — undo to return)</small>" if s.off else ""
+        head = f"<div class='fsm-h'>台本 the scenario's script{note}</div>"
+        return head + "<ul style='margin:0;padding-left:6px;list-style:none'>" + "".join(items) + "</ul>"

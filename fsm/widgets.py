@@ -28,8 +28,6 @@ Stable CSS classes for the browser tests and styling: ``fsm-step``, ``fsm-header
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,8 +45,9 @@ from .procedures import procedure_class
 from .ruleset import Ruleset
 from .script import Script, ScriptStep, read_script, same_move
 from .step_html import PLAYER_COLOURS, STYLE, Painter, clause_badge, esc
+from .step_panels import StepPanels
 from .timeline import Frame, frames
-from .trace import FLOW, PROCEDURE, Trace
+from .trace import Trace
 from .variants import Variants
 
 __all__ = [
@@ -130,14 +129,7 @@ class _Point:
     off_script: bool
 
 
-#: The diagram selector: follow what moved, or one machine.
-VIEW_CHOICES = [("自動 auto", "auto"), *((name, key) for key, name in live_view.NAMES.items())]
-ZOOMS = [("fit", 0.0), ("100%", 1.0), ("150%", 1.5), ("200%", 2.0)]
-_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
-DIAGRAM_HEIGHT = 330  # px: beside the moves, chain and log at 1366×768
-
-
-class StepThrough:
+class StepThrough(StepPanels):
     """An interactive, rule-citing step-through of one game (see the module docstring)."""
 
     def __init__(
@@ -164,7 +156,6 @@ class StepThrough:
         self._at = 0  # the decision point the game's table stands at
         self._buttons: list[w.Button] = []  # the move buttons, reused across redraws (made only when more are needed)
         self._legal: dict[str, Move] = {}
-        self._syncing = False
         self._ahead = WORKER if draw_ahead else None
         self._build()
         self.refresh()
@@ -201,100 +192,6 @@ class StepThrough:
             self.script.off = True
             self._show_why("<br>".join(esc(f) for f in result.failures), ok=False)
         return self
-
-    def _button(self, label: str, icon: str, css: str, tip: str, act: Any) -> w.Button:
-        b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto", margin="1px"))
-        b.add_class(css)
-        b.on_click(lambda _b: act())
-        return b
-
-    def _build(self) -> None:
-        self.title_html = w.HTML()
-        self.header = w.HTML()
-        self.header.add_class("fsm-header")
-        self.moves_box = w.Box(
-            layout=w.Layout(display="flex", flex_flow="row wrap", max_height="96px", overflow="auto")
-        )
-        self.moves_box.add_class("fsm-moves")
-        self.step_button = self._button("step", "step-forward", "fsm-step-next", "the next link step (→)", self.step)
-        self.decision_button = self._button(
-            "to the decision",
-            "fast-forward",
-            "fsm-play-decision",
-            "run on to where a player decides",
-            self.play_to_decision,
-        )
-        self.undo_button = self._button("undo", "undo", "fsm-undo", "take back the last move", self.undo)
-        self.reset_button = self._button("start", "fast-backward", "fsm-reset", "back to the start", self.reset)
-        self.script_button = self._button(
-            "next in script", "play", "fsm-script-next", "the scenario's next move", self.next_in_script
-        )
-        self.timeline = w.IntSlider(
-            min=0, max=0, readout=False, continuous_update=False, description="timeline", layout=w.Layout(width="98%")
-        )
-        self.timeline.add_class("fsm-timeline")
-        self.history_list = w.Select(options=[], rows=3, layout=w.Layout(width="98%"))
-        self.history_list.add_class("fsm-history")
-        for control in (self.timeline, self.history_list):
-            control.observe(self._jumped, names="value")
-        self.try_text = w.Text(
-            placeholder="type any move, e.g. A: pass", continuous_update=False, layout=w.Layout(width="250px")
-        )
-        self.try_text.add_class("fsm-try")
-        # Enter in the box asks "why not?" (the value is sent on Enter, as continuous_update is off)
-        self.try_text.observe(lambda change: change["new"] and self.try_move(change["new"]), names="value")
-        self.why_button = self._button(
-            "why not?",
-            "question",
-            "fsm-why-button",
-            "is this move legal here?",
-            lambda: self.try_move(self.try_text.value),
-        )
-        self.play_button = self._button(
-            "play it", "check", "fsm-play-typed", "play the typed move if legal", lambda: self.play(self.try_text.value)
-        )
-        self.why = w.HTML()
-        self.why.add_class("fsm-why")
-        self.chain_html = w.HTML()
-        self.chain_html.add_class("fsm-chain")
-        self.log_html = w.HTML()
-        self.log_html.add_class("fsm-log")
-        self.view_choice = w.ToggleButtons(options=VIEW_CHOICES, value="auto", style={"button_width": "auto"})
-        self.zoom = w.Dropdown(options=ZOOMS, value=0.0, tooltip="zoom", layout=w.Layout(width="80px"))
-        for control in (self.view_choice, self.zoom):
-            control.observe(lambda _c: self._draw_diagram(), names="value")
-        self.diagram = w.HTML(layout=w.Layout(overflow="auto", border="1px solid #ddd", height=f"{DIAGRAM_HEIGHT}px"))
-        self.diagram.add_class("fsm-diagram")
-        self.table_html = w.HTML()
-        self.table_html.add_class("fsm-table")
-        self.script_html = w.HTML()
-        self.script_html.add_class("fsm-script")
-        self.more = w.Accordion(children=[self.table_html, self.script_html], selected_index=None)
-        for i, name in enumerate(("ユニットとカード units and cards", "台本 the scenario's script")):
-            self.more.set_title(i, name)
-        self.more.observe(lambda _c: self._draw_folded(), names="selected_index")
-        controls = w.HBox(
-            [self.step_button, self.decision_button, self.undo_button, self.reset_button, self.script_button],
-            layout=w.Layout(flex_flow="row wrap"),
-        )
-        trying = w.HBox([self.try_text, self.why_button, self.play_button])
-        left = w.VBox(
-            [self.moves_box, controls, self.why, self.chain_html, self.log_html, trying],
-            layout=w.Layout(overflow="hidden"),
-        )
-        right = w.VBox(
-            [w.HBox([self.view_choice, self.zoom]), self.diagram, self.timeline, self.history_list],
-            layout=w.Layout(overflow="hidden"),
-        )
-        # AppLayout's header and footer rows would share one height; they sit above and below it
-        body = w.AppLayout(left_sidebar=left, center=right, pane_widths=[5, 6, 0], grid_gap="6px")
-        self.widget = w.VBox([self.title_html, self.header, body, self.more])
-        self.widget.add_class("fsm-step")
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.widget)
 
     # ------------------------------------------------------------------ compatibility views
     @property
@@ -441,15 +338,6 @@ class StepThrough:
         self.script.pos, self.script.off = p.script_pos, p.off_script
         self._at = point
 
-    def _jumped(self, change: dict[str, Any]) -> None:
-        if not self._syncing and change["new"] is not None and change["new"] != self.cursor:
-            self.goto(int(change["new"]))
-
-    def _show_why(self, message: str, ok: bool | None = None) -> str:
-        colour = {True: "#276749", False: "#9b2c2c", None: "#333"}[ok]
-        self.why.value = f'<div style="color:{colour};margin:1px 0;font-size:12px">{message}</div>' if message else ""
-        return html.unescape(re.sub(r"<[^>]+>", "", message))
-
     # ------------------------------------------------------------------ drawing
     def refresh(self) -> None:
         frame = self.frame
@@ -463,7 +351,7 @@ class StepThrough:
         self.undo_button.disabled = frame.move == 0
         self.script_button.disabled = self.script.done
         self.script_button.layout.display = "" if self.script.steps else "none"
-        self._draw_timeline()
+        self._draw_timeline(self.frames, self.cursor)
         self._draw_diagram()
         self.chain_html.value = self.painter.chain(self._trace())
         start = self.frames[self.cursor - 1].end if self.cursor else 0
@@ -507,18 +395,6 @@ class StepThrough:
         b.on_click(lambda button: self.play(self._legal.get(button.description, button.description)))
         return b
 
-    def _draw_timeline(self) -> None:
-        self._syncing = True
-        try:
-            labels = [(("    " if not f.decision else f"{f.move}. ") + f.label, i) for i, f in enumerate(self.frames)]
-            if list(self.history_list.options) != labels:
-                self.history_list.options = labels
-            self.history_list.value = self.cursor
-            self.timeline.max = len(self.frames) - 1
-            self.timeline.value = self.cursor
-        finally:
-            self._syncing = False
-
     def _trace(self) -> Trace:
         return self.frame.trace or live_view.now(self.game)
 
@@ -530,13 +406,7 @@ class StepThrough:
             trace = self._trace()
             views = self._views(trace)
             svgs = dict(zip(views, live_view.render(list(views.values())), strict=True))
-            choice = self.view_choice.value
-            if choice == "auto":
-                choice = _follow(trace, self.frame.decision)
-            svg = svgs.get(choice) or svgs.get(PROCEDURE) or svgs[FLOW]
-            if choice not in svgs:
-                svg = "<p style='color:#777'>no link on the chain: its procedure appears once one is declared</p>"
-            self.diagram.value = _zoomed(svg, float(self.zoom.value))
+            self._show_diagram(svgs, trace, self.frame.decision)
         except Exception as err:  # noqa: BLE001 - the diagram is an aid; the step must still work
             self.diagram.value = (
                 f"<p style='color:#9b2c2c'>diagram unavailable: {esc(type(err).__name__)}: {esc(err)}</p>"
@@ -546,43 +416,4 @@ class StepThrough:
         """The units and cards are drawn only while their panel is open (the costliest HTML)."""
         if self.more.selected_index == 0:
             self.table_html.value = self.painter.table()
-        self.script_html.value = self._script()
-
-    def _script(self) -> str:
-        s = self.script
-        if not s.steps:
-            return ""
-        items = []
-        for i, step in enumerate(s.steps):
-            done = i < s.pos
-            mark = "✓" if done else ("▶" if i == s.pos and not s.off else "·")
-            text = esc(step.text)
-            if step.refused:
-                text = f"<i>try</i> {text} <i>→ refused</i> {clause_badge(step.clause)}"
-            items.append(f"<li style='{'color:#999' if done else ''}'>{mark} {text}</li>")
-        note = " <small style='color:#9b2c2c'>(you left the script — undo to return)</small>" if s.off else ""
-        head = f"<div class='fsm-h'>台本 the scenario's script{note}</div>"
-        return head + "<ul style='margin:0;padding-left:6px;list-style:none'>" + "".join(items) + "</ul>"
-
-
-def _follow(trace: Trace, decision: bool) -> str:
-    """The machine "auto" shows: the one that just moved; at a decision with an open chain,
-    the top link's procedure (what the player is answering)."""
-    if trace.links and (decision or trace.machine == PROCEDURE):
-        return PROCEDURE
-    if trace.machine:
-        return trace.machine
-    return PROCEDURE if trace.links else FLOW
-
-
-def _zoomed(svg: str, scale: float) -> str:
-    """Fit the diagram into its box (scale 0), or draw it at ``scale`` times its natural size."""
-    m = _SVG_SIZE.search(svg)
-    if not m:
-        return svg
-    w_pt, h_pt = float(m.group(1)), float(m.group(2))
-    if scale:
-        size = f'<svg width="{w_pt * scale:.0f}pt" height="{h_pt * scale:.0f}pt"'
-    else:
-        size = f'<svg width="100%" height="{DIAGRAM_HEIGHT - 8}px" preserveAspectRatio="xMidYMin meet"'
-    return _SVG_SIZE.sub(size, svg[svg.index("<svg") :], count=1)
+        self.script_html.value = self.painter.script(self.script)
