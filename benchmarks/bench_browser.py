@@ -28,8 +28,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # browser_support: the test suite's JupyterLab launcher
 
+from browser_support import CHROMIUM_ARGS, PANEL, chromium_path, run_all, start_lab  # noqa: E402
+
 QUIET_MS = 400
-PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 #: Clicks ``el`` and resolves with the ms from the click to the last change under ``root``.
 MEASURE_JS = """
@@ -85,20 +86,6 @@ def _summary(ms: list[float]) -> dict[str, float]:
     }
 
 
-def _open(browser: Any, lab: Any, notebook: str) -> Any:
-    import secrets
-
-    page = browser.new_page(viewport={"width": 1366, "height": 768})
-    page.set_default_timeout(60_000)
-    page.goto(lab.page(notebook, workspace=secrets.token_hex(4)))
-    page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
-    page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=90_000)
-    page.locator(f"{PANEL} .jp-Cell").first.click()
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-    return page
-
-
 def _click(page: Any, root: Any, button: Any) -> float | None:
     return page.evaluate(MEASURE_JS, [root.element_handle(), button.element_handle(), QUIET_MS])
 
@@ -122,7 +109,6 @@ def _step_throughs(page: Any, notebook: str, max_clicks: int) -> list[float]:
 
 
 def run(notebooks: list[str], max_clicks: int = 400, floor_clicks: int = 30) -> dict[str, Any]:
-    from browser_support import CHROMIUM_ARGS, chromium_path, start_lab
     from playwright.sync_api import sync_playwright
 
     chromium = chromium_path()
@@ -135,7 +121,7 @@ def run(notebooks: list[str], max_clicks: int = 400, floor_clicks: int = 30) -> 
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
                 try:
-                    page = _open(browser, lab, "_floor.ipynb")
+                    page = run_all(browser, lab, "_floor.ipynb")
                     page.wait_for_selector(f"{PANEL} .floor-button", timeout=120_000)
                     button = page.locator(f"{PANEL} .floor-button").first
                     root = button.locator("xpath=..")
@@ -144,7 +130,7 @@ def run(notebooks: list[str], max_clicks: int = 400, floor_clicks: int = 30) -> 
                     clicks: list[float] = []
                     per_notebook = {}
                     for nb in notebooks:
-                        page = _open(browser, lab, nb)
+                        page = run_all(browser, lab, nb)
                         mine = _step_throughs(page, nb, max_clicks - len(clicks))
                         per_notebook[nb] = _summary(mine) if mine else {}
                         clicks += mine

@@ -8,13 +8,12 @@ diagram and the narrated log must both change, and the header must pass priority
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, REPO, Lab, chromium_path, start_lab
+from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, chromium_path, run_all, start_lab
 
 pytestmark = pytest.mark.browser
 
@@ -113,20 +112,11 @@ def test_act4_clicking_a_move_in_jupyterlab_updates_the_diagram_and_the_log(chro
 
 # ---------------------------------------------------------------- one screen at 1366×768
 
-SMALL = {"width": 1366, "height": 768}  # a small laptop, JupyterLab's file browser open
 CHAIN_NOTEBOOK = "03_counter_chain.ipynb"
-PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook tab in front (an earlier test may leave one open)
 
 
 def _run_all(browser, lab: Lab, notebook: str, viewport: dict[str, int]):  # noqa: ANN001, ANN202 - Playwright objects
-    page = browser.new_page(viewport=viewport)
-    page.set_default_timeout(60_000)
-    page.goto(lab.page(notebook, workspace=secrets.token_hex(4)))
-    page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
-    page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=90_000)
-    page.locator(f"{PANEL} .jp-Cell").first.click()
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page = run_all(browser, lab, notebook, viewport)
     page.wait_for_selector(f"{PANEL} .fsm-step .fsm-move-scripted", timeout=120_000)
     return page
 
