@@ -96,7 +96,7 @@ class Painter:
             n, total = steps
             text = (
                 f"▶ replaying <b>{esc(frame.label)}</b> — step {n} of {total}; "
-                "press <b>step</b> (→) or <b>play to the decision</b>"
+                "press <b>step</b> (or → on the timeline) or <b>to the decision</b>"
             )
             return self._box(text, "#b45309", "the engine's own trace, played back: no rule is run again")
         actor = g.actor()

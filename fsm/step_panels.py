@@ -80,7 +80,9 @@ class StepPanels:
             layout=w.Layout(display="flex", flex_flow="row wrap", max_height="96px", overflow="auto")
         )
         self.moves_box.add_class("fsm-moves")
-        self.step_button = self._button("step", "step-forward", "fsm-step-next", "the next link step (→)", self.step)
+        self.step_button = self._button(
+            "step", "step-forward", "fsm-step-next", "the next link step (or → on the focused timeline)", self.step
+        )
         self.decision_button = self._button(
             "to the decision",
             "fast-forward",
