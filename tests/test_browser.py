@@ -227,6 +227,10 @@ def test_sc_6_the_chain_unwinds_link_by_link_with_the_failing_recheck_highlighte
                     page.screenshot(path=str(ARTIFACTS / "unwinding-fizzle.png"))
             assert outcomes == ["#3 発動 resolves", "#2 不発 fizzles", "#1 発動 resolves"], outcomes
             assert "B to decide" in step.locator(".fsm-header").inner_text()
+            # the timeline steps back with ← once its handle has focus
+            step.locator(".fsm-timeline .noUi-handle").first.focus()
+            _changes(step, lambda: page.keyboard.press("ArrowLeft"), lab)
+            assert "replaying" in step.locator(".fsm-header").inner_text()
         finally:
             browser.close()
 
