@@ -25,7 +25,7 @@ from .timeline import Frame, is_move_echo
 from .trace import Link, Trace
 from .variants import value_word
 
-#: One colour per seat: the first player of the table, then the second.
+#: One colour per seat: the first player of the table, then the second (also in STYLE, for the move buttons).
 PLAYER_COLOURS = ("#2b6cb0", "#c05621")
 ZONES = ("hand", "revealed", "chain", "equipped", "graveyard")
 ZONE_LABELS = {
@@ -52,6 +52,8 @@ STYLE = """<style>
 .fsm-step .fsm-log-box { display: flex; flex-direction: column-reverse; overflow: auto; font-size: 12px;
   line-height: 1.35; border: 1px solid #ddd; padding: 2px 4px; }
 .fsm-step .widget-button, .fsm-step .widget-toggle-button { font-size: 12px; padding: 0 6px; }
+.fsm-step .jupyter-button.fsm-move-0 { background-color: #2b6cb0; color: white; }
+.fsm-step .jupyter-button.fsm-move-1 { background-color: #c05621; color: white; }
 </style>"""
 
 

@@ -175,11 +175,13 @@ class StepPanels:
         self._syncing = True
         try:
             labels = [(("    " if not f.decision else f"{f.move}. ") + f.label, i) for i, f in enumerate(frames)]
-            if list(self.history_list.options) != labels:
-                self.history_list.options = labels
-            self.history_list.value = cursor
-            self.timeline.max = len(frames) - 1
-            self.timeline.value = cursor
+            with self.history_list.hold_sync():
+                if list(self.history_list.options) != labels:
+                    self.history_list.options = labels
+                self.history_list.value = cursor
+            with self.timeline.hold_sync():
+                self.timeline.max = len(frames) - 1
+                self.timeline.value = cursor
         finally:
             self._syncing = False
 

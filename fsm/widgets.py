@@ -380,18 +380,19 @@ class StepThrough(StepPanels):
         for b, (text, move) in zip(self._buttons, self._legal.items(), strict=False):
             is_next = scripted is not None and same_move(scripted, text)
             seat = players.index(move.player)
-            b.description = text
-            b.icon = "play" if is_next else ""
-            b.tooltip = ("the scenario's next move: " if is_next else "") + text
-            b.style.button_color = PLAYER_COLOURS[seat]
-            b._dom_classes = ("fsm-move", f"fsm-move-{seat}", *(("fsm-move-scripted",) if is_next else ()))
+            with b.hold_sync():  # one message per button, not one per trait
+                b.description = text
+                b.icon = "play" if is_next else ""
+                b.tooltip = ("the scenario's next move: " if is_next else "") + text
+                # the seat's class colours it (step_html.STYLE): no style widget to update
+                b._dom_classes = ("fsm-move", f"fsm-move-{seat}", *(("fsm-move-scripted",) if is_next else ()))
         self.moves_box.children = tuple(self._buttons[: len(legal)])
         if legal:
             example = next((str(m) for m in legal if m.verb != "pass"), str(legal[0]))
             self.try_text.placeholder = f"e.g. {example}"
 
     def _move_button(self) -> w.Button:
-        b = w.Button(layout=w.Layout(width="auto", margin="1px"), style={"text_color": "white"})
+        b = w.Button(layout=w.Layout(width="auto", margin="1px"))
         b.on_click(lambda button: self.play(self._legal.get(button.description, button.description)))
         return b
 
