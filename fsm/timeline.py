@@ -74,8 +74,3 @@ def frames(log: Sequence[LogEntry], start: int = 0) -> list[Frame]:
             trace, label, seen_step = entry.trace, f"{entry.move or 'set-up'} · {step_label(entry)}", True
     out.append(Frame(move, len(log), trace, played, True))
     return out
-
-
-def decisions(all_frames: Sequence[Frame]) -> list[int]:
-    """Index of each move's decision frame, by move number."""
-    return [i for i, f in enumerate(all_frames) if f.decision]

@@ -46,7 +46,7 @@ from .ruleset import Ruleset
 from .script import Script, ScriptStep, read_script, same_move
 from .step_html import PLAYER_COLOURS, STYLE, Painter, clause_badge, esc
 from .step_panels import StepPanels
-from .timeline import Frame, frames
+from .timeline import Frame, frames, is_move_echo
 from .trace import Trace
 from .variants import Variants
 
@@ -111,7 +111,7 @@ def log_groups(log: list[LogEntry]) -> list[tuple[str, list[LogEntry]]]:
     """
     groups: list[tuple[str, list[LogEntry]]] = []
     for entry in log:
-        if entry.move and entry.text == entry.move:
+        if is_move_echo(entry):
             groups.append((entry.move, [entry]))
         elif groups:
             groups[-1][1].append(entry)
