@@ -22,6 +22,7 @@ import json
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -93,9 +94,15 @@ def _click(page: Any, root: Any, button: Any) -> float | None:
 def _step_throughs(page: Any, notebook: str, max_clicks: int) -> list[float]:
     """Every step-through of the open notebook, clicked through its script, then its replay."""
     page.wait_for_selector(f"{PANEL} .fsm-step .fsm-move", timeout=120_000)
-    page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=120_000)
-    out: list[float] = []
     steps = page.locator(f"{PANEL} .fsm-step")
+    # Run All has finished once the kernel is idle and the number of step-throughs has stopped changing
+    seen, stable_since, deadline = -1, time.monotonic(), time.monotonic() + 120
+    while time.monotonic() - stable_since < 3 and time.monotonic() < deadline:
+        count = steps.count() if page.locator(".jp-StatusBar-Widget :text('| Idle')").count() else -1
+        if count != seen:
+            seen, stable_since = count, time.monotonic()
+        time.sleep(0.25)
+    out: list[float] = []
     for i in range(steps.count()):
         step = steps.nth(i)
         for selector in (".fsm-script-next", ".fsm-step-next"):
