@@ -33,7 +33,7 @@ def test_tim_ctr_2_header_names_the_priority_holder_and_the_buttons_are_the_lega
     assert "B has priority (反撃の優先権)" in text(step.header.value)
     assert [b.description for b in step.move_buttons] == [str(m) for m in step.game.legal_moves()]
     assert all("fsm-move-1" in b._dom_classes for b in step.move_buttons)  # B's seat, coloured by STYLE
-    assert f".fsm-move-1 {{ background-color: {PLAYER_COLOURS[1]}" in step.title_html.value  # .jupyter-button.fsm-move-1
+    assert f".fsm-move-1 {{ background-color: {PLAYER_COLOURS[1]}" in step.title_html.value
     assert all("fsm-move" in b._dom_classes for b in step.move_buttons)
 
 
