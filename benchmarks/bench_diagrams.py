@@ -5,7 +5,7 @@ Measures, in one run:
 * ``regenerate_s`` — writing every diagram as ``python -m fsm diagrams`` does (SVG + Mermaid,
   both languages) into a temporary folder; best of a few runs (target: at most 3 s);
 * ``live_miss_ms`` / ``live_hit_ms`` — drawing one step of a game in the notebook view
-  (:func:`fsm.diagrams.live_svg`) when that position was never drawn (every cache cleared)
+  (:func:`fsm.live_view.live_svg`) when that position was never drawn (every cache cleared)
   and when it was (a cache hit); ``hit_speedup`` is their ratio (target: at least 10);
 * ``step_cold_ms`` / ``step_warm_ms`` — the median step over a whole scenario (every position
   of ``scenarios/action_fizzles_after_counter.yaml``) the first time through and on replay.
@@ -49,7 +49,7 @@ def _positions() -> list[Any]:
 
 def run(repeats: int = 3, hits: int = 2000) -> dict[str, Any]:
     """Every number of this benchmark, as a dict (also printed by ``--json``)."""
-    from fsm import diagrams
+    from fsm import diagrams, live_view
 
     with tempfile.TemporaryDirectory() as tmp:
         regenerate = min(_timed(diagrams.write_all, Path(tmp) / str(i)) for i in range(repeats))
@@ -60,21 +60,23 @@ def run(repeats: int = 3, hits: int = 2000) -> dict[str, Any]:
     misses = []
     for _ in range(repeats):
         diagrams.cache_clear()
-        misses.append(_timed(diagrams.live_svg, game))
+        live_view.cache_clear()
+        misses.append(_timed(live_view.live_svg, game))
     start = time.perf_counter()
     for _ in range(hits):
-        diagrams.live_svg(game)
+        live_view.live_svg(game)
     hit = (time.perf_counter() - start) / hits
     miss = statistics.median(misses)
 
     diagrams.cache_clear()
+    live_view.cache_clear()
     cold, warm = [], []
     for snap in snaps:
         game.restore(snap)
-        cold.append(_timed(diagrams.live_svg, game))
+        cold.append(_timed(live_view.live_svg, game))
     for snap in snaps:
         game.restore(snap)
-        warm.append(_timed(diagrams.live_svg, game))
+        warm.append(_timed(live_view.live_svg, game))
     return {
         "regenerate_s": round(regenerate, 3),
         "regenerate_files": files,
@@ -86,7 +88,7 @@ def run(repeats: int = 3, hits: int = 2000) -> dict[str, Any]:
         "step_cold_ms": round(statistics.median(cold) * 1000, 3),
         "step_warm_ms": round(statistics.median(warm) * 1000, 5),
         "steps": len(snaps),
-        "cache": diagrams.cache_stats(),
+        "cache": live_view.cache_stats(),
     }
 
 

@@ -217,9 +217,13 @@ def _cmd_timings(args: argparse.Namespace) -> int:
         writer.writeheader()
         writer.writerows(rows)
         print(out.getvalue(), end="")
-    else:
+    elif args.wide:
         for cells in [columns, ["---"] * len(columns), *([row[c] for c in columns] for row in rows)]:
             print("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")  # a bare | splits a cell
+    else:
+        from fsm.timing_text import narrow_table
+
+        print("\n".join(narrow_table(rows)))
     return 0
 
 
@@ -233,6 +237,9 @@ def _add_timings(sub: _SubParsers) -> None:
         ),
     )
     p.add_argument("--format", choices=("md", "csv", "json"), default="md", help=_("output format (default: md)"))
+    p.add_argument(
+        "--wide", action="store_true", help=_("md: one wide table (a column per point) instead of 100 columns")
+    )
     p.add_argument("--rules", action="append", metavar="FILE", help=_("a designer's data file adding timings"))
     _add_lang(p)
     p.set_defaults(func=_cmd_timings)

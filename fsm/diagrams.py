@@ -15,22 +15,19 @@ Entry points:
   wrapped in 【同調】;
 * :func:`write_all` — the files of ``python -m fsm diagrams`` (SVG, PNG, Mermaid, README);
 * :func:`render_machine` — one machine, optionally with its current state highlighted;
-* :func:`live_svg` — where a running :class:`~fsm.engine.Game` stands: the flow, and while
-  the chain is open the chain as a stack, the counter-chain state and the top item's
-  procedure.  Renders are cached by configuration (:func:`cache_stats`), so stepping a
-  notebook re-draws instantly.
+* :func:`compose` — lay several SVGs out as one (the live picture, :mod:`fsm.live_view`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from html import escape as _html_escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pydot
 from statemachine import StateChart
@@ -53,11 +50,8 @@ from .chain import CounterChain
 from .errors import BadInput
 from .kinds import WORDS, KindSpec
 from .labels import LANGS, Labeller, Lang, Term, caption, state_term
-from .procedures import Procedure, procedure_class
+from .procedures import EVENTLESS_STEPS, Procedure, procedure_class
 from .ruleset import Ruleset, builtin
-
-if TYPE_CHECKING:
-    from .engine import Game
 
 FONT = "IPAexGothic"  # Debian fonts-ipaexfont-gothic: Japanese glyphs in SVG and PNG
 FORMATS = ("svg", "png", "mmd")
@@ -76,6 +70,9 @@ WINDOW, WINDOW_FILL = "#1d4ed8", "#dbeafe"
 ACTIVE, ACTIVE_FILL, ACTIVE_PALE = "#b45309", "#fde68a", "#fffbeb"
 
 OR = {"ja": "または", "en": "or", "both": "or"}
+
+#: A transition just taken: (states it left, event, states it entered), by state ID.
+Taken = tuple[tuple[str, ...], str, tuple[str, ...]]
 
 #: What a state is, for its colour: resolves (good), fizzles (bad), a counter window.
 ROLES = {
@@ -109,6 +106,8 @@ class LabelledTransition(DiagramTransition):
     action_terms: list[Term] = field(default_factory=list)
     role: str = ""
     alternatives: bool = False  # the guards are alternatives (any one), not all required
+    event_ids: tuple[str, ...] = ()  # the machine's own names, to find the edge a trace took
+    guard_ids: list[str] = field(default_factory=list)  # ``!name`` when negated (``unless=``)
 
 
 @dataclass(frozen=True)
@@ -191,7 +190,15 @@ def labelled_graph(
         base["guards"] = [g.text(lang) for g in guards]
         base["actions"] = [a.text(lang) for a in actions]
         target_role = by_id[t.targets[0]].role if t.targets and t.targets[0] in by_id else ""
-        lt = LabelledTransition(**base, event_term=event, guard_terms=guards, action_terms=actions, role=target_role)
+        lt = LabelledTransition(
+            **base,
+            event_term=event,
+            guard_terms=guards,
+            action_terms=actions,
+            role=target_role,
+            event_ids=tuple(str(e.id) for e in ct.events) or (EVENTLESS_STEPS.get(ct.target.id, ""),),
+            guard_ids=list(t.guards),
+        )
         if t.is_internal:
             source = by_id[t.source]
             source.stays.append(event)
@@ -220,6 +227,7 @@ def _merge_alternatives(transitions: list[DiagramTransition]) -> list[DiagramTra
             if first is not None and len(first.guards) >= 1 and (first.alternatives or len(first.guards) == 1):
                 first.guards.append(t.guards[0])
                 first.guard_terms.append(t.guard_terms[0])
+                first.guard_ids.append(t.guard_ids[0])
                 first.alternatives = True
                 continue
             seen[key] = t
@@ -280,7 +288,14 @@ def _inline(term: Term, lang: Lang, colour: str = INK) -> str:
 class StyledDotRenderer(DotRenderer):
     """python-statemachine's DOT renderer, with rule labels and the palette."""
 
-    def __init__(self, lang: Lang = "both", rankdir: str = "LR", live: bool = False) -> None:
+    def __init__(
+        self,
+        lang: Lang = "both",
+        rankdir: str = "LR",
+        live: bool = False,
+        taken: Taken | None = None,
+        checked: Mapping[str, bool] | None = None,
+    ) -> None:
         super().__init__(
             DotRendererConfig(
                 graph_rankdir=rankdir,
@@ -304,6 +319,14 @@ class StyledDotRenderer(DotRenderer):
         )
         self.lang = lang
         self.live = live  # the notebook view: labels without clause IDs and actions, tighter
+        self.taken = taken  # the transition just taken, drawn thick in amber
+        self.checked = dict(checked or {})  # at a recheck: guard name → did it hold
+
+    def _is_taken(self, t: LabelledTransition) -> bool:
+        if self.taken is None or t.is_initial:
+            return False
+        sources, event, targets = self.taken
+        return event in t.event_ids and t.source in sources and bool(set(t.targets) & set(targets))
 
     def _create_initial_node(self, node_id: str) -> pydot.Node:
         node = super()._create_initial_node(node_id)
@@ -355,6 +378,7 @@ class StyledDotRenderer(DotRenderer):
     def _create_edges(self, transition: DiagramTransition) -> list[pydot.Edge]:
         assert isinstance(transition, LabelledTransition)
         colour = {"good": GOOD, "bad": BAD}.get(transition.role, LINE)
+        taken = self._is_taken(transition)
         edges = []
         for i, target in enumerate(transition.targets or [None]):
             src, dst, extra = self._resolve_edge_endpoints(transition, target)
@@ -378,9 +402,9 @@ class StyledDotRenderer(DotRenderer):
                     dst,
                     **text,
                     minlen=2 if extra.keys() & {"ltail", "lhead"} else 1,
-                    color=colour,
-                    style="dashed" if transition.role == "bad" else "solid",
-                    penwidth="1.6" if transition.role else "1.2",
+                    color=ACTIVE if taken else colour,
+                    style="dashed" if transition.role == "bad" and not taken else "solid",
+                    penwidth="3.5" if taken else "1.6" if transition.role else "1.2",
                     **extra,
                 )
             )
@@ -423,6 +447,18 @@ class StyledDotRenderer(DotRenderer):
             self._exit_leaf[state.id] = ends[-1] if ends else leaf.id
         return super().render(graph)
 
+    def _checked_guard(self, gid: str, text: str, ink: str) -> str:
+        """A guard as the recheck found it: ○ held, × failed (bold red), a fizzle reason in red when it applied."""
+        name = gid.removeprefix("!")
+        if name not in self.checked:
+            return f'<font color="{ink}">{text}</font>'
+        failed = not self.checked[name]
+        if gid.startswith("!"):  # a fizzle reason: it applies exactly when the check failed
+            return f'<b><font color="{BAD}">● {text}</font></b>' if failed else f'<font color="{MUTED}">{text}</font>'
+        if failed:
+            return f'<b><font color="{BAD}">× {text}</font></b>'
+        return f'<font color="{GOOD}">○ {text}</font>'
+
     def _or(self, index: int, t: LabelledTransition) -> str:
         return f"{OR[self.lang]} " if index and t.alternatives else ""
 
@@ -433,8 +469,8 @@ class StyledDotRenderer(DotRenderer):
         if self.live:
             event = f'<b><font color="{ink}">{escape(t.event_term.words(self.lang))}</font></b>'
             guards = [
-                f'<font color="{ink}">{self._or(i, t)}&#91;{escape(g.words(self.lang))}&#93;</font>'
-                for i, g in enumerate(t.guard_terms)
+                self._checked_guard(gid, f"{self._or(i, t)}&#91;{escape(g.words(self.lang))}&#93;", ink)
+                for i, (gid, g) in enumerate(zip(t.guard_ids, t.guard_terms, strict=True))
             ]
             return f"<{_rows(event, *guards)}>"
         lines = [f"<b>{_inline(t.event_term, self.lang, ink)}</b>"]
@@ -473,15 +509,24 @@ def _stable_ids(dot_source: str) -> str:
 
 
 def dot_source(
-    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = (), live: bool = False
+    machine: type[StateChart],
+    lang: Lang = "both",
+    active: Iterable[Any] = (),
+    live: bool = False,
+    taken: Taken | None = None,
+    checked: Mapping[str, bool] | None = None,
 ) -> tuple[str, list[str]]:
-    """The styled DOT source of a machine, and the clause IDs it cites."""
+    """The styled DOT source of a machine, and the clause IDs it cites.
+
+    ``taken`` (states left, event, states entered) marks the transition just taken; ``checked``
+    (guard name → held) marks what a recheck found.
+    """
     diagram = describe(machine)
     graph, cited = labelled_graph(machine, lang, active)
     graph.name = diagram.stem
     if live:
         collapse_inactive(graph)
-    dot = StyledDotRenderer(lang, diagram.rankdir, live).render(graph)
+    dot = StyledDotRenderer(lang, diagram.rankdir, live, taken, checked).render(graph)
     spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
     if live:  # a small heading only: the notebook shows the rest beside it
         heading = _title_label(diagram.title, lang, size=11)
@@ -631,53 +676,6 @@ def render_machine(
 # ---------------------------------------------------------------------------------- live view
 
 
-@dataclass(frozen=True)
-class _Position:
-    """Everything the live picture depends on; hashable, so it keys the cache."""
-
-    flow: type[StateChart]
-    flow_active: tuple[str, ...]
-    chain_active: tuple[str, ...]
-    top: type[StateChart] | None
-    top_state: str
-    stack: tuple[str, ...]
-    lang: Lang
-
-
-def _position(game: Game, lang: Lang) -> _Position:
-    table = game.table
-    rows: list[str] = []
-    for item in reversed(table.chain):
-        by = table.units[item.unit].name if item.unit in table.units else item.declarer
-        rows.append(f"#{item.seq} {game.spec_of(item).label} {game.source_name(item)} by {by}")
-    top = table.chain[-1] if table.chain else None
-    return _Position(
-        type(game.flow),
-        tuple(map(str, game.flow.configuration_values)),
-        tuple(map(str, game.chain.configuration_values)) if table.chain else (),
-        procedure_class(game.spec_of(top)) if top else None,
-        str(top.state) if top else "",
-        tuple(rows),
-        lang,
-    )
-
-
-def _stack_svg(rows: tuple[str, ...], lang: Lang) -> str:
-    """The chain as a stack: depth, then each item, newest (top) first."""
-    head = Term("チェーン", "chain").words(lang)
-    depth = {"ja": f"深さ {len(rows)}", "en": f"depth {len(rows)}", "both": f"深さ depth {len(rows)}"}[lang]
-    cells = [
-        f'<tr><td align="left" bgcolor="{PAPER}"><b>{escape(head)}</b>  <font color="{MUTED}">{depth}</font></td></tr>'
-    ]
-    for i, row in enumerate(rows):
-        fill = ACTIVE_FILL if i == 0 else WINDOW_FILL
-        cells.append(f'<tr><td align="left" bgcolor="{fill}" border="1" color="{WINDOW}">{escape(row)}</td></tr>')
-    label = f'<<table border="0" cellborder="0" cellspacing="3" cellpadding="5">{"".join(cells)}</table>>'
-    graph = pydot.Dot("chain_stack", graph_type="digraph", bgcolor=PAPER, pad="0.1")
-    graph.add_node(pydot.Node("stack", shape="plaintext", fontname=FONT, fontsize="10", fontcolor=INK, label=label))
-    return run_dot(graph.to_string(), "svg").decode("utf-8")
-
-
 _SVG_ROOT = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
@@ -719,46 +717,7 @@ def compose(rows: Sequence[Sequence[str]], gap: float = 8.0, width: float = 600.
     )
 
 
-@lru_cache(maxsize=256)
-def _live(position: _Position) -> str:
-    flow = _render(position.flow, position.flow_active, position.lang, "svg", True)
-    if position.top is None:
-        return compose([[str(flow)]])
-    stack = _stack_svg(position.stack, position.lang)
-    chain = _render(CounterChain, position.chain_active, position.lang, "svg", True)
-    top = _render(position.top, (position.top_state,), position.lang, "svg", True)
-    # While the chain is open it is what changes, so it comes first (a notebook shows the top of
-    # the picture without scrolling); the stack's top item sits beside its procedure.
-    return compose([[stack, str(top)], [str(chain)], [str(flow)]])
-
-
-def live_svg(game: Game, lang: Lang = "both") -> str:
-    """SVG of where ``game`` stands now.
-
-    The game flow with its current states in amber (battle phases the game is not in are
-    folded into one box).  While the chain is open, above it: the chain as a stack (depth,
-    then ``#seq label source by unit``, top first) beside the procedure of the top item, and
-    the counter-chain machine, each with its current state in amber.  About 800 px wide.
-    Cached by position: the same position is drawn once (see :func:`cache_stats`).
-    """
-    _check(lang, "svg")
-    return _live(_position(game, lang))
-
-
-live_svg.cache_info = _live.cache_info  # type: ignore[attr-defined]
-
-
-def cache_stats() -> dict[str, dict[str, int]]:
-    """Hits and misses of the render caches (``live`` positions, single ``machine`` renders)."""
-    out = {}
-    for name, cached in (("live", _live), ("machine", _render)):
-        info = cached.cache_info()
-        out[name] = {"hits": info.hits, "misses": info.misses, "size": info.currsize}
-    return out
-
-
 def cache_clear() -> None:
-    _live.cache_clear()
     _render.cache_clear()
 
 

@@ -12,6 +12,7 @@ every machine is written to :attr:`Game.log` with the clause it follows.
 
 from __future__ import annotations
 
+import html
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -29,6 +30,7 @@ from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, can_pay, coverable, fmt
 from .steps import BattleSteps
 from .timing import Point, TimingSpec, refusal_clause, use_as
+from .trace import CHAIN, FLOW, PROCEDURE, Trace, capture
 from .variants import BY_NAME as VARIANT_SPECS
 from .variants import Variants
 
@@ -44,6 +46,7 @@ class LogEntry:
     machine: str = ""
     entered: tuple[str, ...] = ()
     move: str = ""
+    trace: Trace | None = None  # on a machine transition: the machines at that instant (fsm.trace)
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,20 @@ class Game:
     def restore(self, snap: Snapshot) -> None:
         self.table = snap.table.copy()
         del self.log[snap.log_length :]
+
+    def _repr_svg_(self) -> str:
+        """In Jupyter a game draws where it stands: the flow, and while a chain is open the chain,
+        its top link's procedure and the counter-chain machine (as python-statemachine's machines
+        draw themselves)."""
+        from .live_view import live_svg  # drawing is at the edge: the engine itself never needs it
+
+        return live_svg(self)
+
+    def _repr_html_(self) -> str:
+        actor = self.actor()
+        who = f"{actor} to decide" if actor else "nobody has a move"
+        where = " › ".join(s.name for s in self.flow.configuration)
+        return f"<div><b>{html.escape(who)}</b> — {html.escape(where)}</div>{self._repr_svg_()}"
 
     def point(self, player: str | None = None) -> Point:
         """Where the game stands for ``player`` (by default the player to move), in the terms the
@@ -214,8 +231,10 @@ class Game:
             self._told = {}
         return item in self.table.chain
 
-    def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None:
-        self.log.append(LogEntry(text, clause, machine, entered, self._current_move))
+    def _note(
+        self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = (), trace: Trace | None = None
+    ) -> None:
+        self.log.append(LogEntry(text, clause, machine, entered, self._current_move, trace))
 
     # What a price or an effect may ask of the game (fsm.protocol.Board): the registries
     # (fsm/prices.py, fsm/effects.py) call these, never the private methods.
@@ -240,13 +259,17 @@ class Game:
     def _flow(self, event: str, text: str, clause: str) -> None:
         """Send a flow event whose line the engine words; it comes before what entering does."""
         at = len(self.log)
+        left = tuple(self.flow.configuration_values)
         self.flow.send(event)
         entered = tuple(str(v) for v in self.flow.configuration_values)
-        self.log.insert(at, LogEntry(text, clause, "GameFlow", entered, self._current_move))
+        trace = capture(self.table, FLOW, event, left)
+        self.log.insert(at, LogEntry(text, clause, "GameFlow", entered, self._current_move, trace))
 
     def _chain_event(self, event: str, text: str, clause: str) -> None:
+        left = (self.table.chain_state,)
         self.chain.send(event)
-        self._note(text, clause, machine="CounterChain", entered=(str(self.table.chain_state),))
+        trace = capture(self.table, CHAIN, event, left)
+        self._note(text, clause, machine="CounterChain", entered=(str(self.table.chain_state),), trace=trace)
 
     def _unit(self, uid: str | None) -> Unit:
         if uid is None or uid not in self.table.units:
@@ -984,10 +1007,12 @@ class Game:
             self._after_chain()
 
     # ------------------------------------------------------------------ the procedures' host (ProcedureHost)
-    def tell(self, item: ChainItem, step: str, entered: str) -> None:
-        """One step of an item's procedure, narrated before what its actions do."""
+    def tell(self, item: ChainItem, step: str, entered: str, event: str) -> None:
+        """One step of an item's procedure, narrated before what its actions do, with the trace a
+        viewer redraws it from (at a resolve or fizzle: which recheck conditions held)."""
         spec = self.spec_of(item)
         framing: list[LogEntry] = []
+        checked: tuple[tuple[str, bool], ...] = ()
         if step in self._told:
             text, clause = self._told[step]
         elif step == "declare":
@@ -1006,14 +1031,18 @@ class Game:
         elif step == "resolve":
             text, clause = f"#{item.seq} {self._item_name(item)} resolves", spec.clause("resolve")
             item.outcome = ("resolved", clause, "")
+            checked = tuple((r, True) for r in spec.fizzle_if)  # the machine resolves only if all held
         else:  # fizzle: the machine chose it; say every condition the item fails
             reasons = failing(self, item, spec.fizzle_if)
+            checked = tuple((r, r not in reasons) for r in spec.fizzle_if)
             why = "; ".join(WORDS[r][1] for r in reasons)
             own = {RECHECKS[r].clause for r in reasons}
             clause = own.pop() if len(own) == 1 and "" not in own else spec.clause("recheck")
             text = f"#{item.seq} {self._item_name(item)} fizzles: {why}"
             item.outcome = ("fizzled", clause, why)
-        self.log.append(LogEntry(text, clause, spec.label, (entered,), self._current_move))
+        left = (str(item.state),)
+        trace = capture(self.table, PROCEDURE, event, left, item, checked, entered)
+        self.log.append(LogEntry(text, clause, spec.label, (entered,), self._current_move, trace))
         self.log.extend(framing)
 
     def _declaration(self, item: ChainItem) -> str:

@@ -35,6 +35,7 @@ the Japanese one.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from .errors import BadInput
@@ -151,8 +152,10 @@ def parse(text: str) -> Move:
         japanese = next((v for v, ja in JA_VERBS.items() if ja == w[-1]), None)
         if japanese is not None:
             return _parse_japanese(japanese, player, w[:-1], original)
-        message = _("unknown move {word!r} in {move!r}; moves are: {verbs}")
-        raise BadInput(message.format(word=w[0], move=original, verbs=_verbs()))
+        close = difflib.get_close_matches(verb, VERBS, n=1)
+        hint = _("did you mean {word!r}? ").format(word=close[0]) if close else ""
+        message = _("unknown move {word!r} in {move!r}; {hint}moves are: {verbs}")
+        raise BadInput(message.format(word=w[0], move=original, hint=hint, verbs=_verbs()))
     try:
         if verb == "pass":
             if len(w) != 1:

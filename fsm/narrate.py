@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from .engine import LogEntry
@@ -22,15 +23,35 @@ from .errors import BadInput
 from .i18n import _
 from .moves import parse
 from .scenario import Failure, Result
+from .variants import value_word
 
 CLAUSE_WIDTH = 13
+
+
+#: The table-level machines by their rule words (a procedure's own label, e.g. 【行動】, already is one).
+MACHINE_WORDS = {"GameFlow": "ゲームの流れ", "CounterChain": "反撃チェーン"}
+
+
+@cache
+def _state_names() -> dict[str, str]:
+    """Each state ID by the name a rules reader knows (``"priority_opponent"`` → 反撃の優先権：相手 / ...).
+
+    Every procedure shares its state IDs and names, so one stands for all of them."""
+    from .battle import GameFlow
+    from .chain import CounterChain
+    from .procedures import procedure_class
+    from .ruleset import builtin
+
+    machines = (GameFlow, CounterChain, procedure_class(builtin().kind("action")))
+    return {s.id: s.name for m in machines for s in m.states_map.values()}
 
 
 def _entered(e: LogEntry) -> str:
     if not e.entered:
         return ""
-    machine = f"{e.machine} " if e.machine else ""
-    return f"   → {machine}{' / '.join(e.entered)}"
+    machine = MACHINE_WORDS.get(e.machine, e.machine)
+    states = " › ".join(_state_names().get(s, s) for s in e.entered)
+    return f"   → {machine + ' ' if machine else ''}{states}"
 
 
 def _player(move: str) -> str:
@@ -50,6 +71,7 @@ def _as_logged(move: str) -> str:
 def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
     """The run as text lines: a header, each move and its log, then PASS or FAIL with reasons."""
     yield f"{result.path} — {result.title}"
+    yield f"  rule variants: {variants_in_force(result)}"
     if verbose:
         if result.notes:
             yield from textwrap.wrap(" ".join(result.notes.split()), 100, initial_indent="  ", subsequent_indent="  ")
@@ -72,6 +94,13 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
                     continue
                 yield f"       {e.clause:<{CLAUSE_WIDTH}}{e.text}{_entered(e)}"
     yield from verdict(result)
+
+
+def variants_in_force(result: Result) -> str:
+    """The variants that differ from the defaults, or "all defaults" (`fsm variants` lists them)."""
+    changed = result.game.variants.changed()
+    words = ", ".join(f"{k}={value_word(v)}" for k, v in changed.items())
+    return f"{words} (the rest at their defaults)" if words else "all at their defaults (see `fsm variants`)"
 
 
 def verdict(result: Result) -> Iterator[str]:

@@ -146,9 +146,10 @@ class Procedure(StateChart):
 STEPS = ("declare", "open_window", "skip_window", "recheck", "resolve", "fizzle")
 
 
-def _teller(step: str) -> Callable[[Procedure, State], None]:
-    def tell(self: Procedure, target: State) -> None:
-        self.host.tell(self.model.item, step, target.id)
+def _teller(step: str) -> Callable[[Procedure, State, Any], None]:
+    def tell(self: Procedure, target: State, transition: Any) -> None:
+        event = str(transition.event) or EVENTLESS_STEPS[target.id]  # how a diagram names the edge
+        self.host.tell(self.model.item, step, target.id, event)
 
     tell.__name__ = f"tell_{step}"
     return tell

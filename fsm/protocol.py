@@ -96,7 +96,7 @@ class Board(Protocol):
 class ProcedureHost(Board, Protocol):
     """What a procedure machine's actions do on the table; the machine says when."""
 
-    def tell(self, item: ChainItem, step: str, entered: str) -> None:
+    def tell(self, item: ChainItem, step: str, entered: str, event: str) -> None:
         """Narrate one step of the item's procedure (``declare``, ``open_window``, ``recheck`` ...)."""
 
     def pay_price(self, item: ChainItem) -> None: ...

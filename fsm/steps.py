@@ -17,7 +17,7 @@ own work, each saying which configuration it leads to.  It depends on the small
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from statemachine import State
 
@@ -26,6 +26,7 @@ from .chain import CounterChain
 from .kinds import KindSpec
 from .model import Battle, ChainItem, Effect, Table, Unit
 from .ruleset import Ruleset
+from .trace import FLOW, Trace, capture
 from .variants import Variants
 
 
@@ -38,7 +39,9 @@ class FlowHost(Protocol):
     flow: GameFlow
     chain: CounterChain
 
-    def _note(self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = ()) -> None: ...
+    def _note(
+        self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = (), trace: Trace | None = None
+    ) -> None: ...
     def _start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool: ...
     def _chain_event(self, event: str, text: str, clause: str) -> None: ...
     def _participants(self) -> list[Unit]: ...
@@ -83,9 +86,11 @@ class BattleSteps:
         assert b is not None, "a battle step runs only during a battle"
         return b
 
-    def _narrate(self, text: str, clause: str, target: State) -> None:
-        """The flow's own line: what the transition means and where it leads."""
-        self.host._note(text, clause, machine="GameFlow", entered=GameFlow.landing(target))
+    def _narrate(self, text: str, clause: str, target: State, transition: Any) -> None:
+        """The flow's own line: what the transition means, where it leads, and its trace."""
+        landing = GameFlow.landing(target)
+        trace = capture(self.host.table, FLOW, str(transition.event), (transition.source.id,), flow=landing)
+        self.host._note(text, clause, machine="GameFlow", entered=landing, trace=trace)
 
     # ------------------------------------------------------------------ the main phase (TIM-MF)
     def reply_first(self) -> bool:
@@ -101,7 +106,7 @@ class BattleSteps:
             "TIM-MF",
         )
 
-    def end_turn(self, target: State) -> None:
+    def end_turn(self, target: State, transition: Any) -> None:
         """What the end of a main phase ends; then it is the other player's main phase."""
         t, variants = self.host.table, self.host.variants
         t.main_reply = False
@@ -118,7 +123,7 @@ class BattleSteps:
                     "TIM-BTL",
                 )
         t.active = t.opponent(ending)
-        self._narrate(f"{ending} ends the main phase; {t.active}'s main phase", "TIM-MF", target)
+        self._narrate(f"{ending} ends the main phase; {t.active}'s main phase", "TIM-MF", target, transition)
 
     def begin_turn(self) -> None:
         """The new turn player's units: 進軍未完了 again (MAR-1), 行動未完了 again by variant.
@@ -162,17 +167,17 @@ class BattleSteps:
                     )
 
     # ------------------------------------------------------------------ quick summon and formation
-    def next_step(self, target: State) -> None:
-        self._narrate("next quick-summon step", "FLOW-QS", target)
+    def next_step(self, target: State, transition: Any) -> None:
+        self._narrate("next quick-summon step", "FLOW-QS", target, transition)
 
-    def to_formation(self, target: State) -> None:
-        self._narrate("quick-summon timing over: formation", "FLOW-QS", target)
+    def to_formation(self, target: State, transition: Any) -> None:
+        self._narrate("quick-summon timing over: formation", "FLOW-QS", target, transition)
 
-    def next_side(self, target: State) -> None:
-        self._narrate("the other side sets its formation", "FLOW-FORM", target)
+    def next_side(self, target: State, transition: Any) -> None:
+        self._narrate("the other side sets its formation", "FLOW-FORM", target, transition)
 
-    def to_speed(self, target: State) -> None:
-        self._narrate("formation set: speed determination", "FLOW-FORM", target)
+    def to_speed(self, target: State, transition: Any) -> None:
+        self._narrate("formation set: speed determination", "FLOW-FORM", target, transition)
 
     # ------------------------------------------------------------------ speed (FLOW-SPD, TIM-SPD)
     def on_enter_speed(self, source: State | None = None) -> None:
@@ -255,7 +260,7 @@ class BattleSteps:
             # (queued: the flow runs it once this transition is done)
             self.host.flow.send("chain_resolved")
 
-    def speed_decided(self, target: State) -> None:
+    def speed_decided(self, target: State, transition: Any) -> None:
         b = self._battle()
         totals = b.totals()
         a, d = b.advancing, b.defending
@@ -264,7 +269,7 @@ class BattleSteps:
         else:
             first = max((a, d), key=lambda p: totals[p])
         b.first = b.turn = first
-        self._narrate(f"{self.speed_text()}: {first} is first (先攻)", "FLOW-SPD", target)
+        self._narrate(f"{self.speed_text()}: {first} is first (先攻)", "FLOW-SPD", target, transition)
 
     # ------------------------------------------------------------------ normal timings (FLOW-NORMAL, FLOW-END)
     def _can_act(self, player: str) -> bool:
@@ -291,14 +296,14 @@ class BattleSteps:
     def reset_passes(self) -> None:
         self._battle().passes = 0
 
-    def next_timing(self, target: State) -> None:
+    def next_timing(self, target: State, transition: Any) -> None:
         b = self._battle()
         b.turn = self.host.table.opponent(b.turn or b.advancing)
-        self._narrate(f"{b.turn}'s normal timing", "FLOW-NORMAL", target)
+        self._narrate(f"{b.turn}'s normal timing", "FLOW-NORMAL", target, transition)
 
-    def end_battle(self, target: State) -> None:
+    def end_battle(self, target: State, transition: Any) -> None:
         reason = self._end_reason() or "both players passed their normal timings"
-        self._narrate(f"battle ends: {reason}", "FLOW-END", target)
+        self._narrate(f"battle ends: {reason}", "FLOW-END", target, transition)
 
     # ------------------------------------------------------------------ battle end (FLOW-CLEANUP)
     def on_enter_battle_end(self) -> None:
@@ -339,5 +344,5 @@ class BattleSteps:
                     self.host._note(f"{u.name} did not take {geo.name} and goes back to {b.origin}", "FLOW-END")
         t.battle = None
 
-    def to_main_phase(self, target: State) -> None:
-        self._narrate("back to the main phase", "FLOW-CLEANUP", target)
+    def to_main_phase(self, target: State, transition: Any) -> None:
+        self._narrate("back to the main phase", "FLOW-CLEANUP", target, transition)

@@ -203,9 +203,9 @@ class Variants(Mapping[str, Any]):
             spec = BY_NAME.get(name)
             if spec is None:
                 raise BadInput(f"unknown rule variant {name!r}; known: {', '.join(BY_NAME)}")
+            value = read_bool(value) if isinstance(spec.default, bool) else value
             if value not in spec.choices:
-                choices = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in spec.choices)
-                raise BadInput(f"rule variant {name} cannot be {value!r}; choose one of: {choices}")
+                raise BadInput(f"rule variant {name} cannot be {value!r}; choose one of: {choices_text(spec)}")
             merged[name] = value
         self._values = merged
 
@@ -235,12 +235,40 @@ class Variants(Mapping[str, Any]):
         return f"Variants({self.changed()!r})"
 
 
+#: How a yes/no variant may be written, in a scenario, a designer's file or on the command line.
+TRUE_WORDS, FALSE_WORDS = ("true", "yes", "on"), ("false", "no", "off")
+
+
+def read_bool(value: Any) -> Any:
+    """``"true"``/``"yes"``/``"on"`` → True, ``"false"``/``"no"``/``"off"`` → False (any case);
+    anything else is returned as it is, for the caller to refuse."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+    return value
+
+
+def value_word(value: Any) -> str:
+    """A variant's value as files and the command line write it: ``true``, not ``True``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def choices_text(spec: VariantSpec) -> str:
+    return ", ".join(value_word(c) for c in spec.choices)
+
+
 def parse_assignment(text: str) -> tuple[str, Any]:
-    """``"counters_between_resolutions=true"`` → (name, True); a bare name means true."""
+    """``"counters_between_resolutions=true"`` → (name, True).  A name without a value is refused:
+    which value was meant is for the user to say, not for us to guess."""
     name, _, raw = text.partition("=")
     name = name.strip()
-    value: Any = True if not raw else raw.strip()
-    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
-        value = value.lower() in ("true", "yes")
-    Variants({name: value})  # validate now, with the variant's own message
+    if not raw.strip():
+        spec = BY_NAME.get(name)
+        if spec is None:
+            raise BadInput(f"unknown rule variant {name!r}; known: {', '.join(BY_NAME)}")
+        raise BadInput(f"{name} needs a value: write {name}=VALUE, one of: {choices_text(spec)}")
+    value = Variants({name: raw.strip()})[name]  # validate now, with the variant's own message
     return name, value

@@ -97,16 +97,23 @@ if [[ ! -x .venv/bin/python ]]; then
   "$PY" -m venv .venv
 fi
 
-# Re-install only when pyproject.toml changed or the package is not importable.
+# Re-install only when pyproject.toml changed or a module this mode needs is not importable.
+# The notebooks need the package and JupyterLab; only the tests need the test tools ([test]).
+if [[ "$mode" == test ]]; then
+  target='.[test]'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "pytest", "playwright")'
+else
+  target='.'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel")'
+fi
 stamp=.venv/.fsm-setup-stamp
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 have="$(cat "$stamp" 2>/dev/null || true)"
-if [[ "$want" != "$have" ]] || ! .venv/bin/python -I -c '
+if [[ "$want" != "$have" ]] || ! .venv/bin/python -I -c "
 import importlib.util as u, sys
-need = ("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "pytest", "playwright")
-sys.exit(any(u.find_spec(m) is None for m in need))' >/dev/null 2>&1; then
-  log "installing the project into .venv (pip install -e '.[test]')"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+sys.exit(any(u.find_spec(m) is None for m in $need))" >/dev/null 2>&1; then
+  log "installing the project into .venv (pip install -e '$target')"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e "$target"
   echo "$want" >"$stamp"
 else
   log ".venv is up to date"

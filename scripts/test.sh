@@ -32,4 +32,5 @@ echo "== pytest"
 if ((status)); then
   echo "FAILED: see the output above." >&2
 fi
+echo "The command line: .venv/bin/fsm --help (or 'source .venv/bin/activate', then fsm ...)."
 exit "$status"

@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -35,6 +36,14 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+#: The notebook tab in front (an earlier page may leave other tabs open).
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+#: A small laptop's screen; JupyterLab opens with its file browser beside the notebook.
+SMALL = {"width": 1366, "height": 768}
+
+#: Saved notebooks stay as committed (no outputs, no widget state): the same flag as scripts/lab.sh.
+SAVE_CLEAN = ["--ContentsManager.pre_save_hook=fsm.notebook_clean.pre_save"]
 
 #: JupyterLab user settings (plugin id → values) written into the temp settings dir.
 LAB_SETTINGS = {
@@ -66,7 +75,10 @@ class Lab:
     log: Path
     root: Path
 
-    def page(self, path: str) -> str:
+    def page(self, path: str, workspace: str = "") -> str:
+        """The notebook's URL; a named ``workspace`` starts empty, so tabs of earlier pages stay closed."""
+        if workspace:
+            return f"{self.url}/lab/workspaces/{workspace}/tree/{path}?reset&token={self.token}"
         return f"{self.url}/lab/tree/{path}?token={self.token}"
 
     def log_tail(self, lines: int = 40) -> str:
@@ -128,6 +140,7 @@ def start_lab(workdir: Path, timeout: float = 90.0) -> Lab:
         f"--ServerApp.root_dir={root / 'notebooks'}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        *SAVE_CLEAN,
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # CI containers run as root; the server still binds only 127.0.0.1
@@ -148,3 +161,17 @@ def start_lab(workdir: Path, timeout: float = 90.0) -> Lab:
         time.sleep(0.25)
     lab.stop()
     raise RuntimeError(f"JupyterLab did not answer within {timeout:.0f} s:\n{lab.log_tail()}")
+
+
+def run_all(browser: Any, lab: Lab, notebook: str, viewport: dict[str, int] | None = None) -> Any:
+    """Open ``notebook`` in a fresh workspace of a new page, wait for its kernel, and Run All Cells."""
+    page = browser.new_page(viewport=viewport or SMALL)
+    page.set_default_timeout(60_000)
+    page.goto(lab.page(notebook, workspace=secrets.token_hex(4)))
+    page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
+    # the kernel must be connected before Run All, or JupyterLab asks which kernel to start
+    page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=90_000)
+    page.locator(f"{PANEL} .jp-Cell").first.click()
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    return page

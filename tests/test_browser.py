@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, REPO, Lab, chromium_path, start_lab
+from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, chromium_path, run_all, start_lab
 
 pytestmark = pytest.mark.browser
 
@@ -106,5 +106,154 @@ def test_act4_clicking_a_move_in_jupyterlab_updates_the_diagram_and_the_log(chro
             step.scroll_into_view_if_needed()
             step.screenshot(path=str(ARTIFACTS / "browser-notebook.png"))
             assert Path(ARTIFACTS / "browser-notebook.png").stat().st_size > 10_000
+        finally:
+            browser.close()
+
+
+# ---------------------------------------------------------------- one screen at 1366×768
+
+CHAIN_NOTEBOOK = "03_counter_chain.ipynb"
+
+
+def _run_all(browser, lab: Lab, notebook: str, viewport: dict[str, int]):  # noqa: ANN001, ANN202 - Playwright objects
+    page = run_all(browser, lab, notebook, viewport)
+    page.wait_for_selector(f"{PANEL} .fsm-step .fsm-move-scripted", timeout=120_000)
+    return page
+
+
+def _visible_area(page) -> dict[str, float]:  # noqa: ANN001 - a Playwright Page
+    """Where the notebook's cells can be seen: its scrolling panel, inside the browser window."""
+    box = page.locator(f"{PANEL} .jp-NotebookPanel-notebook").first.bounding_box()
+    assert box is not None
+    return box
+
+
+def _assert_on_screen(page, step, what: dict[str, str]) -> None:  # noqa: ANN001 - Playwright objects
+    area = _visible_area(page)
+    for name, selector in what.items():
+        found = step.locator(selector)
+        assert found.count(), f"no {name} ({selector})"
+        box = found.last.bounding_box()
+        assert box is not None, f"{name} is not drawn"
+        inside = (
+            box["y"] >= area["y"] - 1
+            and box["y"] + box["height"] <= area["y"] + area["height"] + 1
+            and box["x"] >= area["x"] - 1
+            and box["x"] + box["width"] <= area["x"] + area["width"] + 1
+        )
+        assert inside, f"{name} is outside the visible notebook area: {box} not in {area}"
+
+
+def _changes(step, act: Callable[[], None], lab: Lab) -> None:  # noqa: ANN001 - a Playwright Locator
+    """Do something and wait until the header, the log or the why line shows it."""
+
+    def seen() -> str:
+        return "".join(step.locator(s).inner_text() for s in (".fsm-header", ".fsm-log", ".fsm-why"))
+
+    before = seen()
+    act()
+    _wait("the step-through to redraw", lambda: seen() != before, 30, lab)
+
+
+ON_SCREEN = {
+    "header": ".fsm-header",
+    "first move": ".fsm-move",
+    "chain": ".fsm-chain",
+    "newest log line": ".fsm-log-latest",
+    "diagram": ".fsm-diagram",
+}
+
+
+def test_tim_ctr_3_one_screen_at_1366x768_after_run_all_and_three_links_deep(chromium: str, lab: Lab) -> None:
+    """TIM-CTR-2/3: at 1366×768 with the file browser open, header, moves, chain, newest log line and
+    diagram are all in view — after Run All, and again with a chain three links deep."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = _run_all(browser, lab, CHAIN_NOTEBOOK, SMALL)
+            assert page.locator(".jp-FileBrowser").first.is_visible(), "the file browser should be open"
+            step = page.locator(f"{PANEL} .fsm-step").first
+            step.evaluate("e => e.scrollIntoView({block: 'start'})")
+            _assert_on_screen(page, step, ON_SCREEN)
+            page.screenshot(path=str(ARTIFACTS / "one-screen-start.png"))
+            for _ in range(4):  # 岩砕き, the refusal the script checks, 足止め, 妨害
+                _changes(step, lambda: step.locator(".fsm-script-next").click(), lab)
+            _wait("a chain three links deep", lambda: step.locator(".fsm-chain tr").count() == 3, 30, lab)
+            step.evaluate("e => e.scrollIntoView({block: 'start'})")
+            _assert_on_screen(page, step, ON_SCREEN)
+            assert "#3" in step.locator(".fsm-chain").inner_text()
+            page.screenshot(path=str(ARTIFACTS / "one-screen-three-links.png"))
+        finally:
+            browser.close()
+
+
+def test_sc_6_the_chain_unwinds_link_by_link_with_the_failing_recheck_highlighted(chromium: str, lab: Lab) -> None:
+    """TIM-CTR-3, SC-6: after both pass, **step** shows #3 resolve, then #2 fizzle (its failed condition in
+    red in the log and on its procedure diagram), then #1 resolve — in that order."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = _run_all(browser, lab, CHAIN_NOTEBOOK, SMALL)
+            step = page.locator(f"{PANEL} .fsm-step").first
+            step.evaluate("e => e.scrollIntoView({block: 'start'})")
+            for _ in range(6):  # the whole script: three links, then B and A pass
+                _changes(step, lambda: step.locator(".fsm-script-next").click(), lab)
+            assert "replaying" in step.locator(".fsm-header").inner_text()
+            outcomes: list[str] = []
+            while step.locator(".fsm-step-next").is_enabled():
+                _changes(step, lambda: step.locator(".fsm-step-next").click(), lab)
+                header = step.locator(".fsm-header").inner_text()
+                for word in ("発動", "不発"):
+                    if f"{word} " in header:
+                        outcomes.append(header.split("·")[-1].split("—")[0].strip())
+                if "不発" in header:
+                    failed = step.locator(".fsm-log-latest .fsm-failed")
+                    _wait("the failed condition in the log", lambda: failed.count() > 0, 30, lab)  # noqa: B023
+                    assert "condition can no longer be met" in failed.first.inner_text()
+                    red = step.locator(".fsm-diagram svg text", has_text="条件を満たせない")
+                    _wait("the procedure diagram", lambda: red.count() > 0, 30, lab)  # noqa: B023
+                    assert red.count() and any(
+                        (red.nth(i).get_attribute("fill") or "").lower() == "#b91c1c" for i in range(red.count())
+                    ), "the failing recheck condition is not drawn in red on the procedure"
+                    taken = step.locator(".fsm-diagram svg path[stroke='#b45309'][stroke-width='3.5']")
+                    assert taken.count(), "the fizzle edge just taken is not highlighted"
+                    step.evaluate("e => e.scrollIntoView({block: 'start'})")
+                    page.screenshot(path=str(ARTIFACTS / "unwinding-fizzle.png"))
+            assert outcomes == ["#3 発動 resolves", "#2 不発 fizzles", "#1 発動 resolves"], outcomes
+            assert "B to decide" in step.locator(".fsm-header").inner_text()
+            # the timeline steps back with ← once its handle has focus
+            step.locator(".fsm-timeline .noUi-handle").first.focus()
+            _changes(step, lambda: page.keyboard.press("ArrowLeft"), lab)
+            assert "replaying" in step.locator(".fsm-header").inner_text()
+        finally:
+            browser.close()
+
+
+def test_a_saved_notebook_reopens_without_widget_errors_and_stays_as_committed(chromium: str, lab: Lab) -> None:
+    """Saving after Run All writes the notebook as committed (no outputs, no widget state); reopening
+    it shows no "Error displaying widget"."""
+    from playwright.sync_api import sync_playwright
+
+    saved = lab.root / "notebooks" / NOTEBOOK
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = _run_all(browser, lab, NOTEBOOK, SMALL)
+            before = saved.stat().st_mtime_ns
+            page.locator(f"{PANEL} .jp-Cell").first.click()
+            page.keyboard.press("Control+s")
+            _wait("the notebook to be saved", lambda: saved.stat().st_mtime_ns != before, 30, lab)
+            assert saved.read_bytes() == (REPO / "notebooks" / NOTEBOOK).read_bytes(), "saving changed the file"
+            page.reload()
+            page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
+            page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=90_000)
+            time.sleep(2)  # let any output (there should be none) try to render
+            assert page.get_by_text("Error displaying widget").count() == 0
         finally:
             browser.close()

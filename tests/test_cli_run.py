@@ -68,7 +68,9 @@ def test_act_6_run_narrates_moves_clauses_and_states() -> None:
     out = proc.stdout
     assert "1. A: activate 岩砕き of 岩の巨人 on 水の精" in out
     assert "ACT-4" in out and "A declares 【行動】 岩砕き" in out
-    assert "→ 【行動】 declared" in out and "→ CounterChain priority_opponent" in out
+    assert "→ 【行動】 宣言 / declared" in out and "→ 反撃チェーン 反撃の優先権：相手 / opponent may counter" in out
+    assert "CounterChain" not in out and "GameFlow" not in out  # rule words, not class names
+    assert "rule variants: all at their defaults" in out
     assert "ACT-6" in out and "fizzles" in out
     assert "refused as expected: A: pass" in out and "TIM-CTR-2" in out
     assert out.rstrip().endswith(f"PASS {FIZZLE}")
@@ -170,9 +172,15 @@ def test_tim_ctr_3_variant_override_changes_the_outcome(capsys: pytest.CaptureFi
 def test_cost_5_variant_override_gives_the_cost_back(capsys: pytest.CaptureFixture[str]) -> None:
     """COST-5: --variant refund_cost_on_fizzle=true makes the no-refund scenario fail on the caster's skills."""
     code, out, _err = fsm(
-        capsys, "run", "-q", "--variant", "refund_cost_on_fizzle", SCENARIOS / "cost_destroyed_no_refund.yaml"
+        capsys, "run", "-q", "--variant", "refund_cost_on_fizzle=true", SCENARIOS / "cost_destroyed_no_refund.yaml"
     )
     assert code == 1 and "炎の魔術師.skills should be '火×1', but is '火×2'" in out
+
+
+def test_cost_5_a_variant_without_a_value_exits_2_with_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    """COST-5: `--variant refund_cost_on_fizzle` alone is refused: say refund_cost_on_fizzle=true or =false."""
+    code, out, err = fsm(capsys, "run", "--variant", "refund_cost_on_fizzle", FIZZLE)
+    assert code == 2 and "refund_cost_on_fizzle=VALUE, one of: true, false" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("bad", ["nonsense=1", "refund_cost_on_fizzle=maybe"])
@@ -236,3 +244,18 @@ def test_moves_why_with_an_unreadable_move_exits_2(capsys: pytest.CaptureFixture
 def test_moves_on_a_malformed_file_exits_2_without_a_traceback(tmp_path: Path) -> None:
     proc = run("moves", _malformed(tmp_path))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "abilities must be a list" in proc.stderr
+
+
+def test_python_m_fsm_without_the_venv_prints_a_hint_not_a_traceback() -> None:
+    """A Python without fsm's packages (here: -S, no site-packages) gets one line saying to use .venv."""
+    proc = subprocess.run(
+        [sys.executable, "-S", "-m", "fsm", "run", str(FIZZLE)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,  # from the repo root, Python finds the ./fsm package but not its dependencies
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert ".venv/bin/fsm" in proc.stderr and "source .venv/bin/activate" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

@@ -16,6 +16,7 @@ import nbformat
 import pytest
 
 from fsm import diagrams as D
+from fsm import live_view as LV
 from fsm.battle import GameFlow
 from fsm.chain import CounterChain
 from fsm.cli import main
@@ -347,11 +348,11 @@ def test_render_machine_formats_and_highlight() -> None:
 def test_tim_ctr2_live_svg_follows_a_counter_chain() -> None:
     """TIM-CTR-2/3: the live view shows the flow; with a chain, the stack top first, the chain state, the top item."""
     game, _ = load(SCENARIO)
-    calm = D.live_svg(game)
+    calm = LV.live_svg(game)
     assert "通常タイミング" in calm and "反撃チェーン" not in calm
     game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
     game.apply("B: use 足止め by 水の精 on 岩の巨人")
-    busy = D.live_svg(game)
+    busy = LV.live_svg(game)
     assert busy.count("<svg") == 5  # the whole, then stack, procedure, chain, flow
     top, below = busy.index("#2 【スキル】 足止め by 水の精"), busy.index("#1 【行動】 岩砕き by 岩の巨人")
     assert top < below  # newest first
@@ -362,28 +363,29 @@ def test_tim_ctr2_live_svg_follows_a_counter_chain() -> None:
         assert node and D.ACTIVE_FILL in node.group(), state
     game.apply("A: pass")
     game.apply("B: pass")
-    assert "反撃チェーン" not in D.live_svg(game)  # resolved: the chain is gone (TIM-CTR-3)
+    assert "反撃チェーン" not in LV.live_svg(game)  # resolved: the chain is gone (TIM-CTR-3)
 
 
-def test_live_svg_is_cached_by_position() -> None:
-    """Stepping back to a position already drawn is a cache hit, and gives the same picture."""
+def test_a_first_seen_position_is_drawn_in_one_dot_run_and_a_second_visit_in_none() -> None:
+    """TIM-CTR-2: a new position's three machines (flow, chain, procedure) cost one `dot` run; going back none."""
+    LV.cache_clear()
     game, _ = load(SCENARIO)
-    first = D.live_svg(game, lang="en")
-    before = D.live_svg.cache_info().hits  # type: ignore[attr-defined]
-    assert D.live_svg(game, lang="en") is first
-    assert D.live_svg.cache_info().hits == before + 1  # type: ignore[attr-defined]
+    first = LV.live_svg(game, lang="en")
+    assert LV.cache_stats()["dot_runs"] == 1
     snap = game.snapshot()
     game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
-    assert D.live_svg(game, lang="en") != first
+    busy = LV.live_svg(game, lang="en")
+    assert busy != first and busy.count("<svg") == 5
+    assert LV.cache_stats()["dot_runs"] == 2  # flow, chain and procedure together
     game.restore(snap)
-    assert D.live_svg(game, lang="en") is first
-    assert D.cache_stats()["live"]["hits"] >= 2
+    assert LV.live_svg(game, lang="en") == first
+    assert LV.cache_stats()["dot_runs"] == 2 and LV.cache_stats()["hits"] >= 1
 
 
 def test_live_flow_unfolds_only_the_phase_the_game_is_in() -> None:
     """FLOW-QS: in the quick-summon timing its six steps are drawn; the other phases stay folded."""
     game, _ = load(SCENARIO)
-    assert "advancing side summons" not in D.live_svg(game, lang="en")
+    assert "advancing side summons" not in LV.live_svg(game, lang="en")
     d = D.render_machine(GameFlow, lang="en", fmt="dot", active=("battle", "quick_summon", "advancing_summon"))
     assert "advancing side summons" in str(d)  # the static diagram always shows every step
 

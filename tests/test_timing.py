@@ -121,9 +121,22 @@ def test_tim_1_several_timings_in_one_text() -> None:
 # ---------------------------------------------------------------- the command line
 
 
-def test_cli_timings_markdown_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
-    """TIM-1: `fsm timings` prints the table as Markdown: a header, a rule, one line per row."""
+def test_cli_timings_fits_100_columns_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """TIM-SKL: `fsm timings` fits a 100-column terminal (Japanese counts double) and still says where each
+    timing may be used: [反撃：スキル限定] counters wherever a skill is being answered."""
+    from fsm.timing_text import display_width
+
     assert main(["timings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(display_width(line) for line in lines) <= 100
+    block = "\n".join(lines[lines.index("[反撃：スキル限定]") :][:3])
+    skill_points = [name for name, p in zip(POINT_NAMES, POINTS, strict=True) if p.answering == "skill"]
+    assert "counter (TIM-SKL)" in block and all(name in block for name in skill_points)
+
+
+def test_cli_timings_wide_markdown_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """TIM-1: `fsm timings --wide` prints the table as Markdown: a header, a rule, one line per row."""
+    assert main(["timings", "--wide"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "| " + " | ".join(["timing", *POINT_NAMES]) + " |"
     assert set(lines[1].replace(" ", "")) <= {"|", "-"}

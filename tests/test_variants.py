@@ -60,4 +60,20 @@ def test_unknown_variant_or_value_is_bad_input_naming_the_choices() -> None:
         Variants(no_such_rule=True)
     with pytest.raises(BadInput, match="advancing_first, defending_first"):
         parse_assignment("formation_order=sideways")
-    assert parse_assignment("counters_between_resolutions") == ("counters_between_resolutions", True)
+
+
+def test_tim_ctr_3_a_variant_without_a_value_is_refused_with_the_choices() -> None:
+    """TIM-CTR-3 (counters_between_resolutions): `--variant NAME` alone is refused, naming NAME=VALUE, the choices."""
+    with pytest.raises(BadInput, match=r"needs a value: write counters_between_resolutions=VALUE, one of: true, false"):
+        parse_assignment("counters_between_resolutions")
+    with pytest.raises(BadInput, match="needs a value"):
+        parse_assignment("formation_order=")
+
+
+@pytest.mark.parametrize("word", ["true", "True", "yes", "on", "ON"])
+def test_tim_ctr_3_booleans_read_the_same_on_the_command_line_and_in_files(word: str) -> None:
+    """TIM-CTR-3: a yes/no variant reads true/yes/on alike, whether typed or given to Variants from a file."""
+    assert parse_assignment(f"counters_between_resolutions={word}") == ("counters_between_resolutions", True)
+    assert Variants(counters_between_resolutions=word).counters_between_resolutions is True
+    off = {"true": "false", "True": "False", "yes": "no", "on": "off", "ON": "OFF"}[word]
+    assert Variants(counters_between_resolutions=off).counters_between_resolutions is False

@@ -32,7 +32,8 @@ def test_tim_ctr_2_header_names_the_priority_holder_and_the_buttons_are_the_lega
     button(step, "A: activate 岩砕き of 岩の巨人 on 水の精").click()
     assert "B has priority (反撃の優先権)" in text(step.header.value)
     assert [b.description for b in step.move_buttons] == [str(m) for m in step.game.legal_moves()]
-    assert {b.style.button_color for b in step.move_buttons} == {PLAYER_COLOURS[1]}
+    assert all("fsm-move-1" in b._dom_classes for b in step.move_buttons)  # B's seat, coloured by STYLE
+    assert f".fsm-move-1 {{ background-color: {PLAYER_COLOURS[1]}" in step.title_html.value
     assert all("fsm-move" in b._dom_classes for b in step.move_buttons)
 
 
@@ -85,8 +86,11 @@ def test_act6_next_in_script_plays_the_scenario_through_to_the_fizzle() -> None:
         step.script_button.click()
         seen_refusal = seen_refusal or "TIM-CTR-2" in step.why.value
     assert seen_refusal
+    step.play_to_decision()  # the last pass resolves the chain: it stopped at its first link step
     assert [(o.source, o.result) for o in step.game.table.outcomes] == [("足止め", "resolved"), ("岩砕き", "fizzled")]
-    assert "ACT-6" in step.chain_html.value  # the outcomes list cites the recheck
+    assert "ACT-6" in step.log_html.value  # the fizzle line cites the recheck
+    step.more.selected_index = 0  # the folded units-and-cards panel lists the outcomes
+    assert "ACT-6" in step.table_html.value and "fizzled" in step.table_html.value
     assert "✓" in step.script_html.value and not step.off_script
 
 
@@ -106,6 +110,7 @@ def test_tim_ctr_3_variant_counters_between_resolutions_reopens_the_window() -> 
     variant = StepThrough.from_scenario(CHAIN, upto=5, variants={"counters_between_resolutions": True})
     for step in (default, variant):
         step.play("A: pass")
+        step.play_to_decision()
     assert default.game.table.chain == [] and "B to decide" in text(default.header.value)
     assert len(variant.game.table.chain) == 2
     assert "A has priority" in text(variant.header.value)
@@ -147,3 +152,75 @@ def test_a_bare_game_gets_a_step_through_without_a_script() -> None:
     assert [b.description for b in step.move_buttons] == [str(m) for m in game.legal_moves()]
     step.try_text.value = "B: pass"  # Enter in the box asks why not
     assert "refused" in step.why.value
+
+
+def test_tim_ctr_3_a_resolution_is_replayed_link_by_link_newest_first() -> None:
+    """TIM-CTR-3, SC-6: after the last pass, **step** shows #3 resolve, #2 fizzle (its failed condition marked in
+    the log and on its procedure, the fizzle edge drawn as just taken), then #1 resolve; no move in between."""
+    step = StepThrough.from_scenario(CHAIN, upto=5)
+    step.play("A: pass")
+    assert "replaying" in text(step.header.value) and step.move_buttons == []
+    assert "反撃の優先権" not in text(step.header.value)
+    outcomes = []
+    while not step.step_button.disabled:
+        step.step_button.click()
+        label = step.frame.label
+        if "発動" in label or "不発" in label:
+            outcomes.append(label.split(" · ")[-1])
+        if "#2 不発" in label:
+            assert "fsm-failed" in step.log_html.value and "condition can no longer be met" in step.log_html.value
+            assert "● " in step.diagram.value and 'stroke-width="3.5"' in step.diagram.value
+            assert "✘" in text(step.chain_html.value)
+    assert outcomes == ["#3 発動 resolves", "#2 不発 fizzles", "#1 発動 resolves"]
+    assert step.frame.decision and "B to decide" in text(step.header.value)
+    assert [b.description for b in step.move_buttons] == [str(m) for m in step.game.legal_moves()]
+
+
+def test_play_to_the_decision_skips_the_replay_and_the_timeline_goes_back_to_any_point() -> None:
+    """TIM-CTR-3: play to the decision lands where B decides; the timeline jumps back to the start and forward
+    again, restoring each point's table; a move played from an earlier point starts a new future."""
+    step = StepThrough.from_scenario(CHAIN, upto=5)
+    start_key = step.game.table.key()
+    step.play("A: pass")
+    step.decision_button.click()
+    end_key, end_log = step.game.table.key(), len(step.game.log)
+    assert step.game.table.chain == []
+    step.timeline.value = 0  # what the slider (and its ← key) sends
+    assert step.game.table.key() == start_key and step.frame.move == 0
+    step.history_list.value = len(step.frames) - 1  # a click on the last row of the history
+    assert step.game.table.key() == end_key and len(step.game.log) == end_log
+    step.goto(0)
+    step.play("A: pass")
+    assert len(step.history) == 1 and step.game.table.chain == []
+    assert step.timeline.max == len(step.frames) - 1
+
+
+def test_undo_takes_back_the_move_being_replayed_and_buttons_are_reused() -> None:
+    """Undo during a replay takes the whole move back; the move buttons are the same widgets as before."""
+    step = StepThrough.from_scenario(CHAIN, upto=5)
+    before = {b.description: b for b in step.move_buttons}
+    key = step.game.table.key()
+    step.play("A: pass")
+    step.undo_button.click()
+    assert step.game.table.key() == key and step.frame.decision
+    assert all(before[b.description] is b for b in step.move_buttons)
+
+
+def test_tim_ctr_2_a_game_displays_itself_in_jupyter() -> None:
+    """TIM-CTR-2: like python-statemachine's machines, a Game shows itself: who decides, and the live diagram."""
+    from fsm.scenario import load
+
+    game, _ = load(FIZZLE)
+    game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
+    shown = game._repr_html_()
+    assert "B to decide" in shown and "<svg" in shown
+    assert "#1 【行動】 岩砕き by 岩の巨人" in game._repr_svg_()  # the chain as a stack, drawn with the rest
+
+
+def test_act4_a_misspelt_move_word_gets_did_you_mean() -> None:
+    """ACT-4: typing `actvate` is a typo, not a rule question: the widget suggests `activate` and changes nothing."""
+    step = StepThrough.from_scenario(FIZZLE)
+    key = step.game.table.key()
+    said = step.try_move("A: actvate 岩砕き of 岩の巨人 on 水の精")
+    assert "did you mean 'activate'?" in said
+    assert step.game.table.key() == key

@@ -1,0 +1,189 @@
+"""Click-to-redraw latency of the step-through in a real browser (numbers only, never a test).
+
+    .venv/bin/python benchmarks/bench_browser.py [--json] [--notebooks 01,03] [--max-clicks N]
+
+Starts JupyterLab on 127.0.0.1 over a copy of ``notebooks/`` (``tests/browser_support.py``),
+drives Debian's Chromium headless through Playwright, and in each notebook runs all cells,
+then clicks through every step-through: **next in script** until the script ends, then
+**step** until the replay ends.  A click's latency is measured inside the page: from the
+click (``performance.now()`` just before ``element.click()``) to the last change the click
+causes anywhere in that step-through (header, moves, chain, log, diagram), found with a
+``MutationObserver`` once the widget has been quiet for 400 ms.
+
+In the same browser session, the *floor*: a bare ipywidgets ``Button`` whose click handler
+changes a ``Label``, measured the same way.  The report gives median, p90 and max of both,
+and the step-through's median as a multiple of the floor's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # browser_support: the test suite's JupyterLab launcher
+
+from browser_support import CHROMIUM_ARGS, PANEL, chromium_path, run_all, start_lab  # noqa: E402
+
+QUIET_MS = 400
+
+#: Clicks ``el`` and resolves with the ms from the click to the last change under ``root``.
+MEASURE_JS = """
+async ([root, el, quiet]) => {
+  let last = -1;
+  const observer = new MutationObserver(() => { last = performance.now(); });
+  observer.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  const start = performance.now();
+  el.click();
+  await new Promise(resolve => {
+    const check = () => {
+      const now = performance.now();
+      if ((last > 0 && now - last > quiet) || now - start > 10000) resolve(); else setTimeout(check, 25);
+    };
+    setTimeout(check, 25);
+  });
+  observer.disconnect();
+  return last > 0 ? last - start : null;
+}
+"""
+
+FLOOR_NOTEBOOK = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "floor",
+            "metadata": {},
+            "outputs": [],
+            "source": (
+                "import ipywidgets as w\n"
+                "button, label = w.Button(description='ping'), w.Label('0')\n"
+                "button.add_class('floor-button')\n"
+                "button.on_click(lambda _b: setattr(label, 'value', str(int(label.value) + 1)))\n"
+                "w.VBox([button, label])"
+            ),
+        }
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def _summary(ms: list[float]) -> dict[str, float]:
+    ordered = sorted(ms)
+    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+    return {
+        "n": len(ms),
+        "median_ms": round(statistics.median(ms), 1),
+        "p90_ms": round(p90, 1),
+        "max_ms": round(max(ms), 1),
+    }
+
+
+def _click(page: Any, root: Any, button: Any) -> float | None:
+    return page.evaluate(MEASURE_JS, [root.element_handle(), button.element_handle(), QUIET_MS])
+
+
+def _step_throughs(page: Any, notebook: str, max_clicks: int) -> list[float]:
+    """Every step-through of the open notebook, clicked through its script, then its replay."""
+    page.wait_for_selector(f"{PANEL} .fsm-step .fsm-move", timeout=120_000)
+    steps = page.locator(f"{PANEL} .fsm-step")
+    # Run All has finished once the kernel is idle and the number of step-throughs has stopped changing
+    seen, stable_since, deadline = -1, time.monotonic(), time.monotonic() + 120
+    while time.monotonic() - stable_since < 3 and time.monotonic() < deadline:
+        count = steps.count() if page.locator(".jp-StatusBar-Widget :text('| Idle')").count() else -1
+        if count != seen:
+            seen, stable_since = count, time.monotonic()
+        time.sleep(0.25)
+    out: list[float] = []
+    for i in range(steps.count()):
+        step = steps.nth(i)
+        for selector in (".fsm-script-next", ".fsm-step-next"):
+            button = step.locator(selector).first
+            while button.is_visible() and button.is_enabled() and len(out) < max_clicks:
+                ms = _click(page, step, button)
+                if ms is not None:
+                    out.append(ms)
+    print(f"  {notebook}: {len(out)} clicks", file=sys.stderr)
+    return out
+
+
+def run(notebooks: list[str], max_clicks: int = 400, floor_clicks: int = 30) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    chromium = chromium_path()
+    if chromium is None:
+        raise SystemExit("no Chromium: install it (`sudo apt-get install -y chromium`) or set FSM_CHROMIUM")
+    with tempfile.TemporaryDirectory() as tmp:
+        lab = start_lab(Path(tmp))
+        try:
+            (lab.root / "notebooks" / "_floor.ipynb").write_text(json.dumps(FLOOR_NOTEBOOK), encoding="utf-8")
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+                try:
+                    page = run_all(browser, lab, "_floor.ipynb")
+                    page.wait_for_selector(f"{PANEL} .floor-button", timeout=120_000)
+                    button = page.locator(f"{PANEL} .floor-button").first
+                    root = button.locator("xpath=..")
+                    floor = [ms for _ in range(floor_clicks) if (ms := _click(page, root, button)) is not None]
+                    page.close()
+                    clicks: list[float] = []
+                    per_notebook = {}
+                    for nb in notebooks:
+                        page = run_all(browser, lab, nb)
+                        mine = _step_throughs(page, nb, max_clicks - len(clicks))
+                        per_notebook[nb] = _summary(mine) if mine else {}
+                        clicks += mine
+                        page.close()
+                finally:
+                    browser.close()
+        finally:
+            lab.stop()
+    step, base = _summary(clicks), _summary(floor)
+    return {
+        "step_through": step,
+        "floor": base,
+        "median_ratio_to_floor": round(step["median_ms"] / base["median_ms"], 2),
+        "per_notebook": per_notebook,
+        "targets": {"median_ratio_to_floor": 2.0, "max_ms": 150},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--notebooks", default="01,02,03,04,05", help="comma list of notebook number prefixes")
+    parser.add_argument("--max-clicks", type=int, default=400, help="stop after this many step-through clicks")
+    args = parser.parse_args(argv)
+    wanted = [p.strip() for p in args.notebooks.split(",") if p.strip()]
+    names = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb") if any(p.name.startswith(w) for w in wanted))
+    if not names:
+        parser.error(f"no notebook starts with {args.notebooks}")
+    n = run(names, args.max_clicks)
+    if args.json:
+        print(json.dumps(n, ensure_ascii=False))
+        return 0
+    s, f = n["step_through"], n["floor"]
+    print(
+        f"step-through click → redraw over {s['n']} clicks: median {s['median_ms']} ms, p90 {s['p90_ms']} ms, "
+        f"max {s['max_ms']} ms"
+    )
+    print(
+        f"bare ipywidgets button → label ({f['n']} clicks): median {f['median_ms']} ms, p90 {f['p90_ms']} ms, "
+        f"max {f['max_ms']} ms"
+    )
+    print(f"median ratio to the floor: {n['median_ratio_to_floor']}× (target ≤ 2×; max target ≤ 150 ms)")
+    for nb, numbers in n["per_notebook"].items():
+        print(f"  {nb}: {numbers}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
