@@ -265,7 +265,7 @@ class Game:
         return b is not None and unit.id in b.participants and unit.on_field
 
     # ------------------------------------------------------------------ skills
-    def _continuous_effects(self, unit: Unit, op: str | None = None) -> list[Effect]:
+    def _continuous_effects(self, unit: Unit) -> list[Effect]:
         """Effects of 【自動】 without [戦闘]: always in effect, in battle or not (AUTO-4);
         what each keeps doing is its word's ``lasting`` (fsm/effects.py).
 
@@ -277,11 +277,10 @@ class Game:
             if self._is_continuous(ab)
             if ab.sync is None or self._partner(unit, ab.sync)
             for eff in ab.effect
-            if op is None or eff.op == op
         ]
 
     def _is_continuous(self, ab: Ability) -> bool:
-        return self.rules.kinds[ab.kind].usable in ("continuous", "battle_start") and not ab.battle_only
+        return self.rules.kinds[ab.kind].never_declared and not ab.battle_only
 
     def available(self, unit: Unit) -> Pool:
         """Skills the unit has now: base + grants − used this battle (SC-2) − what a continuous
@@ -588,7 +587,7 @@ class Game:
         return ""
 
     def _check_attack(self, m: Move) -> Problem | None:
-        spec = self.rules.kinds["attack"]
+        spec = self.rules.kind_for(m.verb)
         u, target = self._unit(m.unit), self._unit(m.target)
         b = self.table.battle
         if not self.flow.at("normal_timing") or self.table.priority is not None or b is None or b.turn != m.player:
@@ -610,19 +609,16 @@ class Game:
         spec = self.rules.kind(ab.kind, sync=ab.sync is not None)
         if u.owner != m.player:
             return ("AB-1", f"{u.name} belongs to {u.owner}; only its owner uses its abilities")
-        if spec.usable in ("battle_start", "continuous"):
+        if spec.never_declared:
             return (
                 "AUTO-1",
                 f"{ab.name} is {spec.label}: it takes effect by itself and is never declared",
             )
-        return self._use_problem(m, spec, u, ab.timings or self._default_timings(spec), ab.target, ab)
-
-    def _default_timings(self, spec: KindSpec) -> tuple[str, ...]:
-        return ("main",) if spec.usable == "own_main_phase" else ("normal",)
+        return self._use_problem(m, spec, u, ab.timings or spec.default_timings, ab.target, ab)
 
     def _check_use(self, m: Move) -> Problem | None:
         card, u = self._card(m.card), self._unit(m.unit)
-        spec = self.rules.kinds["skill"]
+        spec = self.rules.kind_for(m.verb)
         if card.type != "skill":
             return (
                 "EQ-1",
@@ -657,13 +653,12 @@ class Game:
         """Checks shared by every declared procedure, in the order a rules reader would ask."""
         t = self.table
         # where the game stands: battle or main phase (ACT-1, COST-1, SD-1, MAR-1, SC-1)
-        in_battle_use = spec.usable == "battle" or (spec.usable == "by_timing" and not self.flow.at("main_phase"))
-        if in_battle_use:
+        if spec.used_in_battle(self.flow.at("main_phase")):
             if t.battle is None or self.flow.at("main_phase"):
                 return (spec.clause("usable"), f"{spec.label} is used only during a battle")
             if not self._in_battle(u):
                 return (spec.clause("usable"), f"{u.name} is not taking part in this battle")
-        if spec.usable == "own_main_phase" and (
+        if spec.own_main_phase_only and (
             not self.flow.at("main_phase") or t.active != m.player or t.priority is not None
         ):
             return (spec.clause("usable"), f"{spec.label} is used only in its owner's main phase")
@@ -688,22 +683,9 @@ class Game:
         if point.answering and t.priority != m.player:  # a counter, but not this player's to make yet
             return self._wait_for_priority(m.player)
         # how often (ACT-2, SD-2, MAR-1)
-        name = ab.name if ab else ""
-        if spec.frequency == "once_while_unacted":
-            if self.acted(u):
-                return (spec.clause("usable"), f"{u.name} is already 行動完了")
-            if name in u.declared:
-                return (
-                    spec.clause("frequency"),
-                    f"{name} of {u.name} was already declared while 行動未完了",
-                )
-        if spec.frequency == "once_per_battle" and name in u.declared:
-            return (
-                spec.clause("frequency"),
-                f"{name} of {u.name} was already declared in this battle",
-            )
-        if spec.frequency == "once_while_unmarched" and (u.marched or name in u.declared):
-            return (spec.clause("frequency"), f"{u.name} is already 進軍完了")
+        too_often = spec.too_often(u, ab.name if ab else "", self.acted(u))
+        if too_often is not None:
+            return too_often
         # the price must be payable (COST-3)
         unpayable = prices.payable(self, spec, u, ab)
         if unpayable is not None:
@@ -747,9 +729,9 @@ class Game:
         """
         if self.table.battle is None:
             return None
-        if spec.category == "skill":
-            limited = self.variants.skill_card_targets == "battle_only"
-            return VARIANT_SPECS["skill_card_targets"].clause if limited else None
+        if spec.targets_by_variant:
+            limited = getattr(self.variants, spec.targets_by_variant) == "battle_only"
+            return VARIANT_SPECS[spec.targets_by_variant].clause if limited else None
         return spec.clause("targets") if spec.targets == "battle" else None
 
     def _target_problem(self, target: str, spec: KindSpec, kind: str) -> Problem | None:
@@ -758,7 +740,7 @@ class Game:
         clause = spec.clause("targets")
         limit = self._battle_limit(spec)
         outside = f"; {spec.label} may target only battle participants" + (
-            " (variant skill_card_targets=battle_only)" if spec.category == "skill" else ""
+            f" (variant {spec.targets_by_variant}=battle_only)" if spec.targets_by_variant else ""
         )
         if kind == "unit":
             u = t.units.get(target)
@@ -833,7 +815,7 @@ class Game:
         """The owner's next main phase: 進軍未完了 again, so its 【進軍】 may be declared again (MAR-1)."""
         u.marched = False
         for ab in u.abilities:
-            if self.rules.kind(ab.kind, sync=ab.sync is not None).frequency == "once_while_unmarched":
+            if self.rules.kind(ab.kind, sync=ab.sync is not None).again_when_unmarched:
                 u.declared.discard(ab.name)
 
     def _do_advance(self, m: Move) -> None:
@@ -872,7 +854,7 @@ class Game:
 
     def _do_equip(self, m: Move) -> None:
         card, u = self._card(m.card), self._unit(m.unit)
-        spec = self.rules.kinds["equip"]
+        spec = self.rules.kind_for(m.verb)
         if spec.opens_window:
             # a designer's rules: the equip is declared, may be answered, and is rechecked
             card.zone = "chain"
@@ -905,7 +887,7 @@ class Game:
         self._note(f"{u.name} takes the front of {m.player}'s formation", "FLOW-FORM")
 
     def _do_attack(self, m: Move) -> None:
-        self._declare(m, self.rules.kinds["attack"], source="attack", during="attack")
+        self._declare(m, self.rules.kind_for(m.verb), source=m.verb, during=m.verb)
 
     def _do_activate(self, m: Move) -> None:
         u = self._unit(m.unit)
@@ -917,7 +899,7 @@ class Game:
     def _do_use(self, m: Move) -> None:
         card = self._card(m.card)
         card.zone = "chain"
-        self._declare(m, self.rules.kinds["skill"], source=card.id)
+        self._declare(m, self.rules.kind_for(m.verb), source=card.id)
 
     def _declare(self, m: Move, spec: KindSpec, source: str, during: str | None = None) -> None:
         t = self.table
@@ -948,7 +930,7 @@ class Game:
         card = source if isinstance(source, Card) else None
         keys: tuple[str, ...] = card.timings if card else ()
         if isinstance(source, Ability):
-            keys = source.timings or self._default_timings(spec)
+            keys = source.timings or spec.default_timings
         lines: list[tuple[str, str]] = []
         use = use_as(keys, point, self._timings_at(point)) if keys else None
         if use is not None:
@@ -1100,7 +1082,7 @@ class Game:
     def _release(self, item: ChainItem, spec: KindSpec) -> None:
         prices.release(self, item, spec)
         u = self.table.units.get(item.unit or "")
-        if u is not None and spec.frequency == "once_while_unacted" and not self.variants.fizzled_action_uses_chance:
+        if u is not None and spec.once_while_unacted and not self.variants.fizzled_action_uses_chance:
             u.declared.discard(item.source)
 
     def _apply_effect(self, item: ChainItem, spec: KindSpec) -> None:

@@ -23,6 +23,7 @@ from statemachine import State
 
 from .battle import GameFlow
 from .chain import CounterChain
+from .effects import lasting_speed
 from .kinds import KindSpec
 from .model import Battle, ChainItem, Effect, Table, Unit
 from .ruleset import Ruleset
@@ -43,7 +44,7 @@ class FlowHost(Protocol):
     def _chain_event(self, event: str, text: str, clause: str) -> None: ...
     def _participants(self) -> list[Unit]: ...
     def _partner(self, u: Unit, name: str) -> Unit | None: ...
-    def _continuous_effects(self, unit: Unit, op: str) -> list[Effect]: ...
+    def _continuous_effects(self, unit: Unit) -> list[Effect]: ...
     def _unmarch(self, u: Unit) -> None: ...
     def acted(self, unit: Unit) -> bool: ...
     def spec_of(self, item: ChainItem) -> KindSpec: ...
@@ -144,7 +145,7 @@ class BattleSteps:
         for u in host._participants() if units is None else units:
             for ab in u.abilities:
                 spec = host.rules.kind(ab.kind, sync=ab.sync is not None)
-                if spec.usable == "battle_start" and ab.battle_only:
+                if spec.at_battle_start and ab.battle_only:
                     if ab.sync and not host._partner(u, ab.sync):
                         host._note(
                             f"{ab.name} of {u.name} does not activate: no 【同調】 partner in its party", "SYNC-1"
@@ -189,7 +190,7 @@ class BattleSteps:
         for p in t.players:
             front = b.front.get(p) or next((u.id for u in self.host._participants() if u.owner == p), None)
             unit = t.units[front] if front else None
-            bonus = unit.speed + sum(int(e.arg) for e in self.host._continuous_effects(unit, "speed")) if unit else 0
+            bonus = unit.speed + lasting_speed(self.host._continuous_effects(unit)) if unit else 0
             b.front_speed[p] = bonus
             b.dice[p] = t.roll_die()
         self.host._note(f"speed dice: {self.speed_text()}", "FLOW-SPD")
@@ -217,7 +218,8 @@ class BattleSteps:
             leader = a
         else:
             leader = max((a, d), key=lambda p: totals[p])
-        roll = ChainItem(t.next_seq, "speed_roll", leader, None, "speed", during="speed")
+        kind = self.host.rules.kind_for("roll_speed").key  # which kind the dice result is: data (FLOW-SPD)
+        roll = ChainItem(t.next_seq, kind, leader, None, "speed", during="speed")
         t.next_seq += 1
         told = {
             "declare": ("the dice result stands on the chain", "FLOW-SPD"),
