@@ -130,9 +130,9 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
         spec = kind_from_data(key, table, where)
         for slot, clause in spec.clauses:
             _check_clause(clause, f"{where}.clauses.{slot}")
-        clash = next((k for k in kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
-        if clash is not None:
-            raise BadInput(f"move = {spec.move!r} is already kind.{clash.key}'s; one kind per move", f"{where}.move")
+        taken = next((k for k in kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
+        if taken is not None:
+            raise BadInput(f"move = {spec.move!r} is already kind.{taken.key}'s; one kind per move", f"{where}.move")
         kinds[key] = spec
     for key, table in (data.get("timing") or {}).items():
         where = f"{source}: timing.{key}"
