@@ -17,10 +17,10 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any
 
-from .engine import LogEntry
 from .errors import BadInput
 from .i18n import _
 from .moves import parse
+from .narration import LogEntry
 from .scenario import Failure, Result
 
 CLAUSE_WIDTH = 13
