@@ -105,7 +105,7 @@ def battle_limit(seat: Seat, spec: KindSpec) -> str | None:
     if spec.targets_by_variant:
         limited = getattr(seat.variants, spec.targets_by_variant) == "battle_only"
         return VARIANT_SPECS[spec.targets_by_variant].clause if limited else None
-    return spec.clause("targets") if spec.targets == "battle" else None
+    return spec.clause("targets") if spec.targets_in_battle else None
 
 
 def target_problem(seat: Seat, target: str, spec: KindSpec, kind: str) -> Problem | None:

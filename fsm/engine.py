@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .battle import GameFlow
+from .battle import STARTS, GameFlow
 from .board import OnTable
 from .candidates import candidates
 from .chain import CounterChain
@@ -146,14 +146,7 @@ class Game:
             return Point("own normal timing", action="own_normal") if own else Point("opponent's normal timing")
         return Point(self.flow_name())
 
-    #: Where a table may start, as configurations of the GameFlow machine.
-    STARTS = {
-        "main_phase": ("main_phase",),
-        "quick_summon": ("battle", "quick_summon", "advancing_summon"),
-        "formation": ("battle", "formation", "first_side"),
-        "speed": ("battle", "speed"),
-        "normal_timing": ("battle", "normal_timing"),
-    }
+    STARTS = STARTS  # where a table may start (fsm.battle.STARTS)
 
     def begin(self, at: str = "main_phase") -> None:
         """Put the flow at a starting point, running what entering it does (autos, dice)."""

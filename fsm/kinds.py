@@ -138,6 +138,11 @@ class KindSpec:
         return ("main",) if self.own_main_phase_only else ("normal",)
 
     @property
+    def targets_in_battle(self) -> bool:
+        """Its targets are battle participants only (ACT-3, COST-2, SD-3, AUTO-2)."""
+        return self.targets == "battle"
+
+    @property
     def once_while_unacted(self) -> bool:
         return self.frequency == "once_while_unacted"
 

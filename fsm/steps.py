@@ -219,7 +219,7 @@ class BattleSteps:
         else:
             leader = max((a, d), key=lambda p: totals[p])
         kind = self.host.rules.kind_for("roll_speed").key  # which kind the dice result is: data (FLOW-SPD)
-        roll = ChainItem(t.next_seq, kind, leader, None, "speed", during="speed")
+        roll = ChainItem(t.next_seq, kind, leader, None, source="speed", during="speed")
         t.next_seq += 1
         told = {
             "declare": ("the dice result stands on the chain", "FLOW-SPD"),
