@@ -61,6 +61,15 @@ MEANINGS: dict[str, tuple[str, str, str]] = {
     "to_main_phase": ("メインフェイズへ戻る", "back to the main phase", "FLOW-CLEANUP"),
 }
 
+#: Where a table may start, as configurations of the GameFlow machine (a scenario's ``start:``).
+STARTS: dict[str, tuple[str, ...]] = {
+    "main_phase": ("main_phase",),
+    "quick_summon": ("battle", "quick_summon", "advancing_summon"),
+    "formation": ("battle", "formation", "first_side"),
+    "speed": ("battle", "speed"),
+    "normal_timing": ("battle", "normal_timing"),
+}
+
 #: Who acts in each step (FLOW-QS, FLOW-FORM, FLOW-NORMAL, TIM-MF), by state: the innermost
 #: state of the configuration that is listed decides.  Speed and battle end have no owner (the
 #: dice's window has priority; the battle is over).  :class:`fsm.steps.BattleSteps` says which

@@ -16,10 +16,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import BadInput
+from .model import Unit
 from .prices import PRICES as PRICE_WORDS
 from .prices import self_fizzling, unfit
 from .recheck import RECHECKS
 from .resolutions import CATEGORIES as RESOLVED_AS
+from .variants import BY_NAME as VARIANT_SPECS
 
 CATEGORIES = tuple(RESOLVED_AS)  # what resolving each does: fsm/resolutions.py
 USABLE = ("battle", "own_main_phase", "battle_start", "continuous", "by_timing")
@@ -33,6 +35,10 @@ FREQUENCIES = (
     "automatic",
 )
 TARGETS = ("battle", "field", "none")
+#: The moves whose procedure is a kind's data (``move = "attack"``), not a kind the engine names:
+#: attacking (FLOW-ATK), using a skill card (SC-4), equipping (EQ-1) and the flow's speed roll
+#: (FLOW-SPD).  An ability's kind is named by the ability itself.
+MOVES = ("attack", "use", "equip", "roll_speed")
 FIZZLE_REASONS = tuple(RECHECKS)  # the recheck conditions (fsm.recheck)
 CLAUSE_SLOTS = (
     "usable",
@@ -82,6 +88,8 @@ class KindSpec:
     clauses: tuple[tuple[str, str], ...] = ()  # (step, clause ID): which clause each step follows
     sync: bool = False  # wrapped in 【同調】 (SYNC-1, SYNC-2)
     acts_in_normal_timing: bool = False  # declared in a normal timing, its unit acts (FLOW-NORMAL)
+    move: str = ""  # the move that declares it (MOVES), "" for an ability's kind
+    targets_by_variant: str = ""  # a rule variant deciding whether its targets stay in the battle
 
     @property
     def label(self) -> str:
@@ -105,6 +113,56 @@ class KindSpec:
 
     def clause(self, slot: str) -> str:
         return dict(self.clauses).get(slot, "AB-1")
+
+    # What the engine asks of its words: the words themselves stay here, with their vocabulary.
+    @property
+    def never_declared(self) -> bool:
+        """It takes effect by itself, at battle start or always (AUTO-1, AUTO-4): nobody declares it."""
+        return self.usable in ("battle_start", "continuous")
+
+    @property
+    def at_battle_start(self) -> bool:
+        return self.usable == "battle_start"
+
+    def used_in_battle(self, in_main_phase: bool) -> bool:
+        """Used only during a battle here: a battle kind, or a card by timing outside the main phase."""
+        return self.usable == "battle" or (self.usable == "by_timing" and not in_main_phase)
+
+    @property
+    def own_main_phase_only(self) -> bool:
+        return self.usable == "own_main_phase"
+
+    @property
+    def default_timings(self) -> tuple[str, ...]:
+        """The timing of an ability that names none: its owner's main phase or its normal timing."""
+        return ("main",) if self.own_main_phase_only else ("normal",)
+
+    @property
+    def targets_in_battle(self) -> bool:
+        """Its targets are battle participants only (ACT-3, COST-2, SD-3, AUTO-2)."""
+        return self.targets == "battle"
+
+    @property
+    def once_while_unacted(self) -> bool:
+        return self.frequency == "once_while_unacted"
+
+    @property
+    def again_when_unmarched(self) -> bool:
+        """Declared once while 進軍未完了: it may be declared again once the unit is so again (MAR-1)."""
+        return self.frequency == "once_while_unmarched"
+
+    def too_often(self, unit: Unit, name: str, acted: bool) -> tuple[str, str] | None:
+        """(clause, why) if ``name`` of ``unit`` may not be declared again now (ACT-2, SD-2, MAR-1)."""
+        if self.frequency == "once_while_unacted":
+            if acted:
+                return (self.clause("usable"), f"{unit.name} is already 行動完了")
+            if name in unit.declared:
+                return (self.clause("frequency"), f"{name} of {unit.name} was already declared while 行動未完了")
+        if self.frequency == "once_per_battle" and name in unit.declared:
+            return (self.clause("frequency"), f"{name} of {unit.name} was already declared in this battle")
+        if self.frequency == "once_while_unmarched" and (unit.marched or name in unit.declared):
+            return (self.clause("frequency"), f"{unit.name} is already 進軍完了")
+        return None
 
     def with_sync(self) -> KindSpec:
         """SYNC-2: the same kind, plus the partner check at declaration and recheck."""
@@ -141,6 +199,8 @@ def kind_to_data(spec: KindSpec) -> dict[str, Any]:
         "acts_in_normal_timing": spec.acts_in_normal_timing,
         "fizzle_if": list(spec.fizzle_if),
         "clauses": dict(spec.clauses),
+        **({"move": spec.move} if spec.move else {}),
+        **({"targets_by_variant": spec.targets_by_variant} if spec.targets_by_variant else {}),
     }
 
 
@@ -151,6 +211,7 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
     known = {
         "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
         "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
+        "move", "targets_by_variant",
     }  # fmt: skip
     for extra in sorted(set(data) - known):
         raise BadInput(f"unknown setting {extra!r}; known: {', '.join(sorted(known))}", f"{where}.{extra}")
@@ -194,6 +255,14 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
     for slot in clauses:
         if slot not in CLAUSE_SLOTS:
             raise BadInput(f"unknown step {slot!r}; use: {', '.join(CLAUSE_SLOTS)}", f"{where}.clauses")
+    if "move" in data:
+        _choice(data, "move", MOVES, where)
+    limiter = data.get("targets_by_variant", "")
+    if limiter and (limiter not in VARIANT_SPECS or "battle_only" not in VARIANT_SPECS[limiter].choices):
+        raise BadInput(
+            f"{limiter!r} is not a rule variant with a battle_only setting (fsm/variants.py)",
+            f"{where}.targets_by_variant",
+        )
     return KindSpec(
         key=key,
         ja=data["ja"],
@@ -209,4 +278,6 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         acts_in_normal_timing=bool(data.get("acts_in_normal_timing", False)),
         fizzle_if=tuple(fizzle),
         clauses=tuple(sorted(clauses.items())),
+        move=str(data.get("move", "")),
+        targets_by_variant=str(limiter),
     )

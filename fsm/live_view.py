@@ -17,19 +17,31 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from statemachine import StateChart
 
 from .chain import CounterChain
 from .diagrams import ACTIVE_FILL, INK, MUTED, PAPER, WINDOW, WINDOW_FILL, Taken, compose, dot_source, run_dot
 from .errors import BadInput
+from .kinds import KindSpec
 from .labels import LANGS, Lang, Term
+from .model import ChainItem, Table
 from .procedures import GUARDS, procedure_class
 from .trace import CHAIN, FLOW, PROCEDURE, Link, Trace, capture
 
-if TYPE_CHECKING:
-    from .engine import Game
+
+class Game(Protocol):
+    """What the live view reads of a game (an :class:`fsm.engine.Game`): it never imports the engine."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def flow(self) -> StateChart: ...
+
+    def spec_of(self, item: ChainItem) -> KindSpec: ...
+
 
 #: The machines a step-through can show, and how the selector names them.
 NAMES = {FLOW: "流れ flow", CHAIN: "チェーン chain", PROCEDURE: "手順 procedure"}

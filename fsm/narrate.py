@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from .engine import LogEntry
 from .errors import BadInput
 from .i18n import _
 from .moves import parse
+from .narration import LogEntry
 from .scenario import Failure, Result
 from .variants import value_word
 

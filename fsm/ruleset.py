@@ -52,6 +52,13 @@ class Ruleset:
         spec = self.kinds[key]
         return spec.with_sync() if sync else spec
 
+    def kind_for(self, move: str) -> KindSpec:
+        """The kind a move declares (``move = "attack"`` in kinds.toml): the engine names no kind."""
+        spec = next((k for k in self.kinds.values() if k.move == move), None)
+        if spec is None:
+            raise BadInput(f"no kind declares move = {move!r}; give one kind `move = {move!r}` (docs/designer.md)")
+        return spec
+
     def variants(self, names: Iterable[str] = (), **settings: Any) -> Variants:
         """Variants from preset names and/or ``name=value`` settings."""
         merged: dict[str, Any] = {}
@@ -123,6 +130,9 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
         spec = kind_from_data(key, table, where)
         for slot, clause in spec.clauses:
             _check_clause(clause, f"{where}.clauses.{slot}")
+        taken = next((k for k in kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
+        if taken is not None:
+            raise BadInput(f"move = {spec.move!r} is already kind.{taken.key}'s; one kind per move", f"{where}.move")
         kinds[key] = spec
     for key, table in (data.get("timing") or {}).items():
         where = f"{source}: timing.{key}"

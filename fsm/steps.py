@@ -22,9 +22,9 @@ from typing import Any, Protocol
 from statemachine import State
 
 from .battle import GameFlow
-from .chain import CounterChain
-from .kinds import KindSpec
-from .model import Battle, ChainItem, Effect, Table, Unit
+from .board import OnTable
+from .effects import lasting_speed
+from .model import Battle, ChainItem, Table, Unit
 from .ruleset import Ruleset
 from .trace import FLOW, Trace, capture
 from .variants import Variants
@@ -37,19 +37,13 @@ class FlowHost(Protocol):
     rules: Ruleset
     variants: Variants
     flow: GameFlow
-    chain: CounterChain
+    board: OnTable
 
-    def _note(
+    def note(
         self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = (), trace: Trace | None = None
     ) -> None: ...
-    def _start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool: ...
-    def _chain_event(self, event: str, text: str, clause: str) -> None: ...
-    def _participants(self) -> list[Unit]: ...
-    def _partner(self, u: Unit, name: str) -> Unit | None: ...
-    def _continuous_effects(self, unit: Unit, op: str) -> list[Effect]: ...
-    def _unmarch(self, u: Unit) -> None: ...
+    def start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool: ...
     def acted(self, unit: Unit) -> bool: ...
-    def spec_of(self, item: ChainItem) -> KindSpec: ...
 
 
 class BattleSteps:
@@ -90,7 +84,7 @@ class BattleSteps:
         """The flow's own line: what the transition means, where it leads, and its trace."""
         landing = GameFlow.landing(target)
         trace = capture(self.host.table, FLOW, str(transition.event), (transition.source.id,), flow=landing)
-        self.host._note(text, clause, machine="GameFlow", entered=landing, trace=trace)
+        self.host.note(text, clause, machine="GameFlow", entered=landing, trace=trace)
 
     # ------------------------------------------------------------------ the main phase (TIM-MF)
     def reply_first(self) -> bool:
@@ -100,7 +94,7 @@ class BattleSteps:
     def offer_reply(self) -> None:
         t = self.host.table
         t.main_reply = True
-        self.host._note(
+        self.host.note(
             f"{t.active} is done; before the main phase ends, {t.opponent(t.active)} may use an [ＭＦ] "
             "card or pass (variant mf_cards_in=any_main_phase)",
             "TIM-MF",
@@ -114,11 +108,11 @@ class BattleSteps:
         for u in t.units.values():
             if u.skills.consumed and variants.skills_used_outside_battle_return == "end_of_main_phase":
                 u.skills.consumed.clear()
-                self.host._note(f"{u.name}'s skills used in the main phase come back", "SC-3")
+                self.host.note(f"{u.name}'s skills used in the main phase come back", "SC-3")
             if u.skills.granted and variants.skills_granted_outside_battle_lapse == "end_of_main_phase":
                 # a battle's grants lapsed at its cleanup: what is left was granted in this main phase
                 u.skills.granted.clear()
-                self.host._note(
+                self.host.note(
                     f"skills granted to {u.name} in the main phase lapse (variant skills_granted_outside_battle_lapse)",
                     "TIM-BTL",
                 )
@@ -134,10 +128,17 @@ class BattleSteps:
         for u in t.units.values():
             if u.owner != t.active:
                 continue
-            self.host._unmarch(u)
+            self._unmarch(u)
             if u.acted and self.host.variants.reset_acted_in_owner_main_phase:
                 u.acted = False
-                self.host._note(f"{u.name} is 行動未完了 again: its owner's main phase begins", "FLOW-CLEANUP")
+                self.host.note(f"{u.name} is 行動未完了 again: its owner's main phase begins", "FLOW-CLEANUP")
+
+    def _unmarch(self, u: Unit) -> None:
+        """The owner's next main phase: 進軍未完了 again, so its 【進軍】 may be declared again (MAR-1)."""
+        u.marched = False
+        for ab in u.abilities:
+            if self.host.rules.kind(ab.kind, sync=ab.sync is not None).again_when_unmarched:
+                u.declared.discard(ab.name)
 
     # ------------------------------------------------------------------ battle start (AUTO-2, AUTO-3)
     def on_enter_battle(self) -> None:
@@ -146,19 +147,19 @@ class BattleSteps:
     def battle_start(self, units: list[Unit] | None = None) -> None:
         """[戦闘] autos take effect now, on participants only, and cannot be countered."""
         host = self.host
-        for u in host._participants() if units is None else units:
+        for u in host.board.participants() if units is None else units:
             for ab in u.abilities:
                 spec = host.rules.kind(ab.kind, sync=ab.sync is not None)
-                if spec.usable == "battle_start" and ab.battle_only:
-                    if ab.sync and not host._partner(u, ab.sync):
-                        host._note(
+                if spec.at_battle_start and ab.battle_only:
+                    if ab.sync and not host.board.partner(u, ab.sync):
+                        host.note(
                             f"{ab.name} of {u.name} does not activate: no 【同調】 partner in its party", "SYNC-1"
                         )
                         continue
                     item = ChainItem(host.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
                     host.table.next_seq += 1
                     activates = f"{spec.label}[戦闘] {ab.name} of {u.name} activates at battle start"
-                    host._start(
+                    host.start(
                         item,
                         {
                             "declare": (activates, "AUTO-2"),
@@ -192,12 +193,12 @@ class BattleSteps:
         t = self.host.table
         b = self._battle()
         for p in t.players:
-            front = b.front.get(p) or next((u.id for u in self.host._participants() if u.owner == p), None)
+            front = b.front.get(p) or next((u.id for u in self.host.board.participants() if u.owner == p), None)
             unit = t.units[front] if front else None
-            bonus = unit.speed + sum(int(e.arg) for e in self.host._continuous_effects(unit, "speed")) if unit else 0
+            bonus = unit.speed + lasting_speed(self.host.board.continuous_effects(unit)) if unit else 0
             b.front_speed[p] = bonus
             b.dice[p] = t.roll_die()
-        self.host._note(f"speed dice: {self.speed_text()}", "FLOW-SPD")
+        self.host.note(f"speed dice: {self.speed_text()}", "FLOW-SPD")
         self.offer_speed_result()
 
     def reroll(self, clause: str) -> None:
@@ -207,10 +208,10 @@ class BattleSteps:
         b = self._battle()
         if b.roll_mod and not self.host.variants.reroll_keeps_speed_modifiers:
             b.roll_mod.clear()
-            self.host._note("the re-roll drops the speed changes made in answer to the dice", "FLOW-SPD")
+            self.host.note("the re-roll drops the speed changes made in answer to the dice", "FLOW-SPD")
         for p in t.players:
             b.dice[p] = t.roll_die()
-        self.host._note(f"the speed dice are rolled again: {self.speed_text()}", clause)
+        self.host.note(f"the speed dice are rolled again: {self.speed_text()}", clause)
 
     def offer_speed_result(self) -> None:
         """The dice result stands on the chain, and [反撃：スピード限定] may answer it (TIM-SPD)."""
@@ -222,13 +223,14 @@ class BattleSteps:
             leader = a
         else:
             leader = max((a, d), key=lambda p: totals[p])
-        roll = ChainItem(t.next_seq, "speed_roll", leader, None, "speed", during="speed")
+        kind = self.host.rules.kind_for("roll_speed").key  # which kind the dice result is: data (FLOW-SPD)
+        roll = ChainItem(t.next_seq, kind, leader, None, source="speed", during="speed")
         t.next_seq += 1
         told = {
             "declare": ("the dice result stands on the chain", "FLOW-SPD"),
             "open_window": ("[反撃：スピード限定] may answer the dice result", "TIM-SPD"),
         }
-        if not self.host._start(roll, told):  # a designer's roll nobody may answer stands at once
+        if not self.host.start(roll, told):  # a designer's roll nobody may answer stands at once
             self.host.flow.send("chain_resolved")  # queued: the flow decides once this step is done
 
     def speed_text(self) -> str:
@@ -251,7 +253,7 @@ class BattleSteps:
         return self.host.variants.speed_tie == "reroll"
 
     def reroll_tie(self) -> None:
-        self.host._note(f"tie ({self.speed_text()}): roll again", "FLOW-SPD")
+        self.host.note(f"tie ({self.speed_text()}): roll again", "FLOW-SPD")
         self.reroll("FLOW-SPD")
         if self.host.variants.reroll_answerable:
             self.offer_speed_result()
@@ -273,11 +275,11 @@ class BattleSteps:
 
     # ------------------------------------------------------------------ normal timings (FLOW-NORMAL, FLOW-END)
     def _can_act(self, player: str) -> bool:
-        return any(u.owner == player and not self.host.acted(u) for u in self.host._participants())
+        return any(u.owner == player and not self.host.acted(u) for u in self.host.board.participants())
 
     def _end_reason(self) -> str:
         """Why the battle is over (FLOW-END), or "" while it goes on."""
-        if len({u.owner for u in self.host._participants()}) < 2:
+        if len({u.owner for u in self.host.board.participants()}) < 2:
             return "one side has no units left in the battle"
         if not any(self._can_act(p) for p in self.host.table.players):
             return "no unit on either side can act"
@@ -312,37 +314,41 @@ class BattleSteps:
 
     def cleanup(self) -> None:
         """What lapses, comes back or is discarded when the battle is over; who takes the geo."""
-        t = self.host.table
-        b = self._battle()
-        variants = self.host.variants
-        for u in t.units.values():
-            if u.skills.granted:
-                u.skills.granted.clear()
-                self.host._note(f"[戦闘] effects on {u.name} lapse", "TIM-BTL")
-            if u.skills.consumed:
-                u.skills.consumed.clear()
-                self.host._note(f"{u.name}'s used skills come back", "SC-3")
-            if variants.reset_acted_at_battle_end:
-                u.acted = False
-            u.declared.clear()
-        for c in t.cards.values():
-            if c.quick_summon and c.zone == "revealed":
-                c.zone = "graveyard"
-                self.host._note(
-                    f"{c.name} was declared at the quick-summon timing and is discarded after the battle",
-                    "QS-3",
-                )
-        geo = t.geos[b.geo]
-        left = {u.owner for u in self.host._participants()}
-        if left == {b.advancing}:
-            geo.holder = b.advancing
-            self.host._note(f"{b.advancing} takes {geo.name}", "FLOW-END")
-        elif b.advancing in left and b.origin and variants.drawn_battle_advancers == "return":
-            for u in self.host._participants():
-                if u.owner == b.advancing:
-                    u.geo = b.origin
-                    self.host._note(f"{u.name} did not take {geo.name} and goes back to {b.origin}", "FLOW-END")
-        t.battle = None
+        clean_up(self.host, self._battle())
 
     def to_main_phase(self, target: State, transition: Any) -> None:
         self._narrate("back to the main phase", "FLOW-CLEANUP", target, transition)
+
+
+def clean_up(host: FlowHost, b: Battle) -> None:
+    """What lapses, comes back or is discarded when the battle is over; who takes the geo."""
+    t = host.table
+    variants = host.variants
+    for u in t.units.values():
+        if u.skills.granted:
+            u.skills.granted.clear()
+            host.note(f"[戦闘] effects on {u.name} lapse", "TIM-BTL")
+        if u.skills.consumed:
+            u.skills.consumed.clear()
+            host.note(f"{u.name}'s used skills come back", "SC-3")
+        if variants.reset_acted_at_battle_end:
+            u.acted = False
+        u.declared.clear()
+    for c in t.cards.values():
+        if c.quick_summon and c.zone == "revealed":
+            c.zone = "graveyard"
+            host.note(
+                f"{c.name} was declared at the quick-summon timing and is discarded after the battle",
+                "QS-3",
+            )
+    geo = t.geos[b.geo]
+    left = {u.owner for u in host.board.participants()}
+    if left == {b.advancing}:
+        geo.holder = b.advancing
+        host.note(f"{b.advancing} takes {geo.name}", "FLOW-END")
+    elif b.advancing in left and b.origin and variants.drawn_battle_advancers == "return":
+        for u in host.board.participants():
+            if u.owner == b.advancing:
+                u.geo = b.origin
+                host.note(f"{u.name} did not take {geo.name} and goes back to {b.origin}", "FLOW-END")
+    t.battle = None

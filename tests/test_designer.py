@@ -199,6 +199,9 @@ BAD = [
     ("[kind.equip]\nclauses = { usable = 'XYZ-9' }\n", "kind.equip.clauses.usable", "not a clause ID"),
     ("[kind.equip]\nclauses = { lunch = 'EQ-1' }\n", "kind.equip.clauses", "unknown step"),
     ("[kind.sync_rest]\ncounter_window = true\n", "kind.sync_rest", "sync_"),
+    ("[kind.equip]\nmove = 'dance'\n", "kind.equip.move", "not one of"),
+    ("[kind.equip]\nmove = 'use'\n", "kind.equip.move", "already kind.skill's"),
+    ("[kind.skill]\ntargets_by_variant = 'speed_tie'\n", "kind.skill.targets_by_variant", "battle_only"),
     (
         "[kind.action]\nprice_paid = 'declare'\n",
         "kind.action.fizzle_if",
@@ -311,7 +314,7 @@ def test_designer_doc_names_every_word_the_loader_accepts() -> None:
     doc = (REPO / "docs" / "designer.md").read_text(encoding="utf-8")
     words = [
         *kinds.CATEGORIES, *kinds.USABLE, *kinds.PRICES, *kinds.PAID_AT, *kinds.FREQUENCIES, *kinds.TARGETS,
-        *kinds.FIZZLE_REASONS, *kinds.CLAUSE_SLOTS, *timing.ROLES, *timing.ACTION_POINTS, *timing.DURING,
+        *kinds.FIZZLE_REASONS, *kinds.CLAUSE_SLOTS, *kinds.MOVES, *timing.ROLES, *timing.ACTION_POINTS, *timing.DURING,
     ]  # fmt: skip
     missing = [w for w in words if f"`{w}`" not in doc]
     assert missing == []
@@ -364,3 +367,19 @@ def test_auto_3_an_uncounterable_kind_has_no_window_in_its_machine(tmp_path: Pat
     assert t.chain == [] and t.priority is None
     assert [(o.source, o.result) for o in t.outcomes] == [("岩砕き", "resolved")]
     assert t.units["水の精"].acted
+
+
+def test_ab1_which_kind_a_move_declares_is_data() -> None:
+    """AB-1: the kind an attack, a skill card's use, an equip and the speed roll follow is the kind
+    whose data says ``move = ...`` (FLOW-ATK, SC-4, EQ-1, FLOW-SPD); none: a clear refusal."""
+    from fsm.ruleset import Ruleset
+
+    rules = builtin()
+    assert {m: rules.kind_for(m).key for m in ("attack", "use", "equip", "roll_speed")} == {
+        "attack": "attack",
+        "use": "skill",
+        "equip": "equip",
+        "roll_speed": "speed_roll",
+    }
+    with pytest.raises(BadInput, match="no kind declares move = 'attack'"):
+        Ruleset({}, {}).kind_for("attack")

@@ -102,11 +102,11 @@ def _boom(*args: object, **kwargs: object) -> None:
 
 #: (what fails, the Game (or BattleSteps) method patched to raise, how to reach the move, the move)
 FAILURES: list[tuple[str, str, Callable[[], Game], list[str], str]] = [
-    ("procedure action at resolution", "_apply_effect", game, ["A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass"],
+    ("procedure action at resolution", "apply_effect", game, ["A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass"],
      "A: pass"),
-    ("procedure action at declaration", "_roll_dice", game, [], "A: activate 岩砕き of 岩の巨人 on 水の精"),
-    ("price paid at declaration", "_pay_price", game, [], "A: activate 地割れ of 岩の巨人 on 水の精"),
-    ("reservation of a skill card", "_reserve", game, ["A: activate 岩砕き of 岩の巨人 on 水の精"],
+    ("procedure action at declaration", "roll_dice", game, [], "A: activate 岩砕き of 岩の巨人 on 水の精"),
+    ("price paid at declaration", "pay_price", game, [], "A: activate 地割れ of 岩の巨人 on 水の精"),
+    ("reservation of a skill card", "reserve", game, ["A: activate 岩砕き of 岩の巨人 on 水の精"],
      "B: use 足止め by 水の精 on 岩の巨人"),
     ("guard in the recheck", "acted", game, ["A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass"],
      "A: pass"),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import make, play
+from test_no_kind_names import PARTS  # the engine and its parts
 
 from fsm import effects, prices
 from fsm.catalogue import CLAUSES
@@ -77,11 +78,6 @@ def test_diagram_labels_of_prices_come_from_the_registry() -> None:
 
 
 # ---------------------------------------------------------------- the engine names no word
-#: Functions of fsm/engine.py owned by another part of issue 12 (engine-flow moves the speed roll
-#: out of the engine); what they name is theirs to route through fsm/effects.lasting_speed.
-ELSEWHERE = {("_roll_speed", "speed")}
-
-
 def _named_words(source: str) -> Iterator[tuple[str, str, int]]:
     """(function, word, line) for each effect or price word written as a string in an effect or
     price context: compared with ``.op``/``.price``, or passed where effects or prices are asked."""
@@ -98,9 +94,8 @@ def _named_words(source: str) -> Iterator[tuple[str, str, int]]:
 
 def test_the_engine_names_no_effect_or_price_word() -> None:
     """What each effect and price word does lives in fsm/effects.py and fsm/prices.py, not in the engine."""
-    source = (REPO / "fsm" / "engine.py").read_text(encoding="utf-8")
-    named = [(f, w, line) for f, w, line in _named_words(source) if (f, w) not in ELSEWHERE]
-    assert named == []
+    named = {name: list(_named_words((REPO / "fsm" / name).read_text(encoding="utf-8"))) for name in PARTS}
+    assert {name: words for name, words in named.items() if words} == {}
 
 
 def test_the_word_search_finds_an_if_elif_chain() -> None:

@@ -1,0 +1,106 @@
+"""What the steps of an item's procedure do on the table: pay or hold its price, roll its dice,
+wait on the chain, apply its effects, release what it held, settle its outcome; and what
+leaving the field or being equipped carries with it (EQ-1).
+
+The procedure machine (:mod:`fsm.procedures`) says when each runs; :class:`Resolving` does it.
+The engine answers the machine's :class:`fsm.protocol.ProcedureHost` with these.
+"""
+
+from __future__ import annotations
+
+from . import prices, resolutions
+from .model import Card, ChainItem, Outcome, Unit
+from .seat import Driver
+
+
+class Resolving:
+    """The work of a procedure's steps (ACT-7, COST-3, SC-4, SC-7, EQ-1, TIM-CTR-2)."""
+
+    def __init__(self, game: Driver) -> None:
+        self.game = game
+
+    def pay_price(self, item: ChainItem) -> None:
+        prices.pay(self.game, item, self.game.board.spec_of(item))
+
+    def reserve(self, item: ChainItem) -> None:
+        prices.hold(self.game, item, self.game.board.spec_of(item))
+
+    def act_in_normal_timing(self, item: ChainItem) -> None:
+        """A skill card declared in its player's normal timing is that unit's act (FLOW-NORMAL)."""
+        game = self.game
+        u = game.table.units.get(item.unit or "")
+        if u is None or not game.variants.normal_action_acts or game.point(item.declarer).action != "own_normal":
+            return
+        u.acted = True
+        game.note(f"{u.name} acts in this normal timing and becomes 行動完了", "FLOW-NORMAL")
+
+    def roll_dice(self, item: ChainItem) -> None:
+        source = self.game.source_of(item)
+        if source and source.dice:
+            item.dice = self.game.table.roll_die()
+            self.game.note(f"dice for #{item.seq}: {item.dice}", self.game.board.spec_of(item).clause("declare"))
+
+    def apply_effect(self, item: ChainItem) -> None:
+        resolutions.resolve(self.game, item, self.game.board.spec_of(item))
+
+    def release(self, item: ChainItem) -> None:
+        game = self.game
+        spec = game.board.spec_of(item)
+        prices.release(game, item, spec)
+        u = game.table.units.get(item.unit or "")
+        if u is not None and spec.once_while_unacted and not game.variants.fizzled_action_uses_chance:
+            u.declared.discard(item.source)
+
+    def open_window(self, item: ChainItem) -> None:
+        t = self.game.table
+        answering = bool(t.chain) and t.priority is not None
+        t.chain.append(item)
+        self.game.send_chain(
+            "counter" if answering else "open_window",
+            f"{t.opponent(item.declarer)} may counter first",
+            "TIM-CTR-2" if answering else self.game.board.spec_of(item).clause("window"),
+        )
+
+    def settled(self, item: ChainItem) -> None:
+        """The item reached 発動 or 不発: record the outcome; a card on the chain goes to the graveyard."""
+        t = self.game.table
+        result, clause, why = item.outcome
+        t.outcomes.append(Outcome(item.seq, item.kind, item.source, item.unit, result, clause, why))
+        t.resolution_order.append(item.seq)
+        card = t.cards.get(item.source)
+        if card is not None and card.zone == "chain":
+            card.zone = "graveyard"
+            self.game.note(f"{card.name} goes to the graveyard", clause)
+        self.drop_unheld_equips()  # before the next item's recheck counts what the equips hold
+
+    # ------------------------------------------------------------------ what goes with a unit or a card
+    def leave_field(self, u: Unit, zone: str, destroyed: bool = False, discarded: bool = False) -> None:
+        u.zone = zone
+        u.destroyed = u.destroyed or destroyed
+        u.discarded = u.discarded or discarded
+        for c in self.game.table.cards.values():
+            if c.zone == "equipped" and c.equipped_to == u.id:
+                c.zone, c.equipped_to = "graveyard", None
+                self.game.note(f"{c.name} leaves with {u.name} and is discarded", "EQ-1")
+
+    def equip(self, card: Card, u: Unit) -> None:
+        card.zone, card.equipped_to = "equipped", u.id
+        self.game.note(f"{card.name} is equipped on {u.name} and holds {card.condition} while equipped", "EQ-1")
+
+    def drop_unheld_equips(self) -> None:
+        """Variant equip_without_skill=discarded: an equip whose held skill is gone is discarded (EQ-1).
+
+        Asked after each resolution (a strip, a 【同調】 partner leaving), so the next recheck already
+        counts without it, and after every move (a lapsed [戦闘] grant at battle end, a summon)."""
+        game = self.game
+        if game.variants.equip_without_skill != "discarded":
+            return
+        for u in game.table.units.values():
+            for card, part in game.board.equip_holds(u):
+                if part != card.condition.needs:
+                    card.zone, card.equipped_to = "graveyard", None
+                    game.note(
+                        f"{card.name} no longer holds its condition {card.condition} on {u.name} and is discarded "
+                        "(variant equip_without_skill)",
+                        "EQ-1",
+                    )
