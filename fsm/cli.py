@@ -188,7 +188,11 @@ def _cmd_timings(args: argparse.Namespace) -> int:
         return 2
     rows = rules.legality_table()
     columns = list(rows[0]) if rows else ["timing"]
-    if args.format == "json":
+    if args.format == "html":
+        from fsm.timing_map import html_table
+
+        print(html_table(rules, args.lang), end="")
+    elif args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     elif args.format == "csv":
         out = io.StringIO()
@@ -209,7 +213,15 @@ def _add_timings(sub: _SubParsers) -> None:
         description="The timing legality table (TIM-*): for every timing and combination, whether it may "
         "be used at each point of the game, as an action, a counter or by itself, and which clause says so.",
     )
-    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help="output format (default: md)")
+    p.add_argument(
+        "--format",
+        choices=("md", "csv", "json", "html"),
+        default="md",
+        help="output format (default: md); html is the timing matrix: columns grouped by when, then what they answer",
+    )
+    p.add_argument(
+        "--lang", choices=("ja", "en", "both"), default="both", help="headings of the html matrix (default: both)"
+    )
     p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file adding timings")
     p.set_defaults(func=_cmd_timings)
 
@@ -229,7 +241,19 @@ def _cmd_diagrams(args: argparse.Namespace) -> int:
     try:
         formats = parse_formats(args.format)
         rules = load_rules(args.rules or [])
-        written = write_all(args.out, args.lang, formats, rules)
+        folds = (
+            None if args.fold is None else [s.strip() for s in args.fold.split(",") if s.strip() not in ("", "none")]
+        )
+        written = write_all(
+            args.out,
+            args.lang,
+            formats,
+            rules,
+            clauses=args.clauses == "on",
+            printed=args.style == "print",
+            dpi=args.dpi,
+            fold_states=folds,
+        )
     except BadInput as err:
         print(f"fsm diagrams: {err}", file=sys.stderr)
         return 2
@@ -238,6 +262,16 @@ def _cmd_diagrams(args: argparse.Namespace) -> int:
         return 2
     print(f"wrote {len(written)} files to {args.out}")
     return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 2400:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of dots per inch between 1 and 2400")
+    return value
 
 
 def _add_diagrams(sub: _SubParsers) -> None:
@@ -249,7 +283,26 @@ def _add_diagrams(sub: _SubParsers) -> None:
     )
     p.add_argument("--out", default="diagrams", metavar="DIR", help="output folder (default: diagrams)")
     p.add_argument("--lang", choices=("ja", "en", "both"), default="both", help="label language (default: both)")
-    p.add_argument("--format", default="svg,mmd", metavar="LIST", help="comma list of svg, png, mmd (default: svg,mmd)")
+    p.add_argument(
+        "--format", default="svg,mmd", metavar="LIST", help="comma list of svg, png, pdf, mmd (default: svg,mmd)"
+    )
+    p.add_argument(
+        "--dpi", type=_positive, metavar="N", help="PNG resolution in dots per inch (default: 96; print: 300)"
+    )
+    p.add_argument("--clauses", choices=("on", "off"), default="on", help="show clause IDs on labels (default: on)")
+    p.add_argument(
+        "--style",
+        choices=("screen", "print"),
+        default="screen",
+        help="screen (colour) or print: black and white, every text at least 10 pt at an A4 column's width "
+        "(with one --lang)",
+    )
+    p.add_argument(
+        "--fold",
+        metavar="LIST",
+        help="compound states to draw as one box listing their steps, e.g. battle; 'none' unfolds all "
+        "(default: the game flow's quick_summon,formation)",
+    )
     p.add_argument("--rules", action="append", metavar="FILE", help="a designer's data file; its kinds are drawn too")
     p.set_defaults(func=_cmd_diagrams)
 

@@ -50,30 +50,25 @@ from . import timing_map
 from .battle import GameFlow
 from .catalogue import CLAUSES
 from .chain import CounterChain
+from .diagram_style import SCREEN, Style
 from .errors import BadInput
 from .kinds import WORDS, KindSpec
 from .labels import LANGS, Labeller, Lang, Term, caption, state_term
 from .procedures import Procedure, procedure_class
 from .ruleset import Ruleset, builtin
+from .svg_fonts import FONT, embed
 
 if TYPE_CHECKING:
     from .engine import Game
 
-FONT = "IPAexGothic"  # Debian fonts-ipaexfont-gothic: Japanese glyphs in SVG and PNG
-FORMATS = ("svg", "png", "mmd")
+FORMATS = ("svg", "png", "pdf", "mmd")
 
-# One palette (slate for structure; green, red, blue, amber for meaning).
-INK = "#1e293b"
-MUTED = "#64748b"
-LINE = "#475569"
-PAPER = "#ffffff"
-STATE_FILL = "#f8fafc"
-CLUSTER_FILL = "#f1f5f9"
-CLUSTER_LINE = "#94a3b8"
-GOOD, GOOD_FILL = "#15803d", "#dcfce7"
-BAD, BAD_FILL = "#b91c1c", "#fee2e2"
-WINDOW, WINDOW_FILL = "#1d4ed8", "#dbeafe"
-ACTIVE, ACTIVE_FILL, ACTIVE_PALE = "#b45309", "#fde68a", "#fffbeb"
+# The screen palette, by name (tests and notebooks read them); the print one is in fsm.diagram_style.
+INK, MUTED, LINE, PAPER = SCREEN.ink, SCREEN.muted, SCREEN.line, SCREEN.paper
+STATE_FILL, CLUSTER_FILL, CLUSTER_LINE = SCREEN.state_fill, SCREEN.cluster_fill, SCREEN.cluster_line
+GOOD, GOOD_FILL, BAD, BAD_FILL = SCREEN.good, SCREEN.good_fill, SCREEN.bad, SCREEN.bad_fill
+WINDOW, WINDOW_FILL = SCREEN.window, SCREEN.window_fill
+ACTIVE, ACTIVE_FILL, ACTIVE_PALE = SCREEN.active, SCREEN.active_fill, SCREEN.active_pale
 
 OR = {"ja": "または", "en": "or", "both": "or"}
 
@@ -85,7 +80,6 @@ ROLES = {
     "priority_opponent": "window",
     "priority_declarer": "window",
 }
-_COLOURS = {"": (LINE, STATE_FILL), "good": (GOOD, GOOD_FILL), "bad": (BAD, BAD_FILL), "window": (WINDOW, WINDOW_FILL)}
 
 
 # ---------------------------------------------------------------------------------- the model
@@ -98,6 +92,7 @@ class LabelledState(DiagramState):
     term: Term = field(default_factory=lambda: Term("", ""))
     role: str = ""
     stays: list[Term] = field(default_factory=list)  # events that keep the machine here
+    steps: list[Term] = field(default_factory=list)  # a folded compound state: the steps inside it
 
 
 @dataclass
@@ -120,6 +115,8 @@ class Diagram:
     title: Term
     summary: str  # one line, for the index
     rankdir: str = "LR"
+    note: Term | None = None  # printed under the title, in the diagram's language
+    folded: tuple[str, ...] = ()  # compound states drawn as one box listing their steps
 
 
 def _class_transitions(states: Iterable[Any]) -> list[Any]:
@@ -144,12 +141,17 @@ def machine_class(machine: StateChart | type[StateChart]) -> type[StateChart]:
 
 
 def labelled_graph(
-    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = ()
+    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = (), clauses: bool = True
 ) -> tuple[DiagramGraph, list[str]]:
     """The machine's ``DiagramGraph`` with rule terms, colour roles and ``active`` marked.
 
-    Returns the graph and the clause IDs its labels cite, in catalogue order.
+    Returns the graph and the clause IDs its labels cite, in catalogue order.  The plain-text
+    labels (``event``, ``guards``, ``actions``) carry the clause IDs unless ``clauses`` is off.
     """
+
+    def text(term: Term) -> str:
+        return term.text(lang) if clauses else term.words(lang)
+
     graph = extract(machine)
     lab = Labeller(machine)
     cited: set[str] = set(dict(lab.spec.clauses).values()) if lab.spec else set()
@@ -177,15 +179,15 @@ def labelled_graph(
         guards = [lab.guard(g) for g in t.guards]
         actions = [lab.action(str(c.func)) for c in ct.on if not c.is_convention]
         cited.update(x.clause for x in (*events, *guards, *actions) if x.clause)
-        base["event"] = event.text(lang)
-        base["guards"] = [g.text(lang) for g in guards]
-        base["actions"] = [a.text(lang) for a in actions]
+        base["event"] = text(event)
+        base["guards"] = [text(g) for g in guards]
+        base["actions"] = [text(a) for a in actions]
         target_role = by_id[t.targets[0]].role if t.targets and t.targets[0] in by_id else ""
         lt = LabelledTransition(**base, event_term=event, guard_terms=guards, action_terms=actions, role=target_role)
         if t.is_internal:
             source = by_id[t.source]
             source.stays.append(event)
-            source.actions.append(DiagramAction(ActionType.INTERNAL, event.text(lang)))
+            source.actions.append(DiagramAction(ActionType.INTERNAL, text(event)))
         transitions.append(lt)
     transitions = _merge_alternatives(transitions)
     if lab.spec is not None:
@@ -215,10 +217,18 @@ def _merge_alternatives(transitions: list[DiagramTransition]) -> list[DiagramTra
 
 def collapse_inactive(graph: DiagramGraph) -> DiagramGraph:
     """Fold every compound state the machine is not in into one box (the live view)."""
+    return fold(graph, {s.id for s in _walk(graph.states) if s.children and not s.is_active})
+
+
+def fold(graph: DiagramGraph, ids: Iterable[str]) -> DiagramGraph:
+    """Draw these compound states as one box each, which lists the steps inside it."""
+    ids = set(ids)
     removed: set[str] = set()
     for state in _walk(graph.states):
-        if state.children and not state.is_active:
+        if state.children and state.id in ids:
             removed |= {c.id for c in _walk(state.children)}
+            if isinstance(state, LabelledState):
+                state.steps = [c.term for c in state.children if isinstance(c, LabelledState)]
             state.children = []
     graph.transitions = [t for t in graph.transitions if t.source not in removed and not set(t.targets) & removed]
     graph.compound_state_ids = {s.id for s in _walk(graph.states) if s.children}
@@ -245,38 +255,44 @@ def _rows(*cells: str) -> str:
     return f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
 
 
-def _words(term: Term, lang: Lang, size: int, colour: str = INK, bold: bool = False) -> list[str]:
+def _words(term: Term, st: Style, size: int, colour: str = "", bold: bool = False) -> list[str]:
     """A term as one or two HTML lines: the Japanese in ink, the English below it in grey."""
     ja, en = escape(term.ja), escape(term.en)
-    first = ja if lang != "en" else en
-    lines = [f'<font point-size="{size}" color="{colour}">{f"<b>{first}</b>" if bold else first}</font>']
-    if lang == "both" and term.en != term.ja:
-        lines.append(f'<font point-size="{size - 2}" color="{MUTED}">{en}</font>')
+    first = ja if st.lang != "en" else en
+    ink = colour or st.palette.ink
+    lines = [f'<font point-size="{size}" color="{ink}">{f"<b>{first}</b>" if bold else first}</font>']
+    if st.lang == "both" and term.en != term.ja:
+        second = max(size - 2, st.sizes.second) if st.printed else size - 2
+        lines.append(f'<font point-size="{second}" color="{st.palette.muted}">{en}</font>')
     return lines
 
 
-def _cite(term: Term) -> str:
-    return f' <font color="{MUTED}">({escape(term.clause)})</font>' if term.clause else ""
+def _cite(term: Term, st: Style) -> str:
+    if not (term.clause and st.clauses):
+        return ""
+    return f' <font color="{st.palette.muted}">({escape(term.clause)})</font>'
 
 
-def _inline(term: Term, lang: Lang, colour: str = INK) -> str:
-    return f'<font color="{colour}">{escape(term.words(lang))}</font>{_cite(term)}'
+def _inline(term: Term, st: Style, colour: str = "") -> str:
+    return f'<font color="{colour or st.palette.ink}">{escape(term.words(st.lang))}</font>{_cite(term, st)}'
 
 
 class StyledDotRenderer(DotRenderer):
     """python-statemachine's DOT renderer, with rule labels and the palette."""
 
-    def __init__(self, lang: Lang = "both", rankdir: str = "LR", live: bool = False) -> None:
+    def __init__(self, style: Style | None = None, rankdir: str = "LR", live: bool = False) -> None:
+        style = style or Style()
+        pal, size = style.palette, style.sizes
         super().__init__(
             DotRendererConfig(
                 graph_rankdir=rankdir,
                 font_name=FONT,
-                state_font_size="11",
-                transition_font_size="9",
-                state_active_fillcolor=ACTIVE_FILL,
+                state_font_size=str(size.state),
+                transition_font_size=str(size.edge),
+                state_active_fillcolor=pal.active_fill,
                 graph_attrs={
-                    "bgcolor": PAPER,
-                    "fontcolor": INK,
+                    "bgcolor": pal.paper,
+                    "fontcolor": pal.ink,
                     "labelloc": "t",
                     "labeljust": "l",
                     "nodesep": "0.2" if live else "0.25",
@@ -284,30 +300,46 @@ class StyledDotRenderer(DotRenderer):
                     "pad": "0.15",
                     "splines": "spline",
                 },
-                node_attrs={"color": LINE, "fontcolor": INK},
-                edge_attrs={"color": LINE, "fontcolor": INK, "arrowsize": "0.7", "penwidth": "1.2"},
+                node_attrs={"color": pal.line, "fontcolor": pal.ink},
+                edge_attrs={"color": pal.line, "fontcolor": pal.ink, "arrowsize": "0.7", "penwidth": "1.2"},
             )
         )
-        self.lang = lang
+        self.style = style
+        self.lang = style.lang
         self.live = live  # the notebook view: labels without clause IDs and actions, tighter
 
     def _create_initial_node(self, node_id: str) -> pydot.Node:
         node = super()._create_initial_node(node_id)
-        node.set("fillcolor", INK)
-        node.set("color", INK)
+        node.set("fillcolor", self.style.palette.ink)
+        node.set("color", self.style.palette.ink)
         return node
+
+    def _render_initial_arrow(
+        self, initial_state: DiagramState, parent_graph: pydot.Dot | pydot.Subgraph, atomic_subgraph: pydot.Subgraph
+    ) -> bool:
+        # A compound state's start inside another one needs no marker of its own: edges into
+        # the outer state already go to the inner one's first step, where its own marker is.
+        if initial_state.children and not isinstance(parent_graph, pydot.Dot):
+            return False
+        return super()._render_initial_arrow(initial_state, parent_graph, atomic_subgraph)
 
     def _create_atomic_node(self, state: DiagramState) -> pydot.Node:
         assert isinstance(state, LabelledState)
-        colour, fill = _COLOURS[state.role]
-        cells = _words(state.term, self.lang, 11, bold=True)
+        st, pal = self.style, self.style.palette
+        colour, fill = pal.role(state.role)
+        cells = _words(state.term, st, st.sizes.state, bold=True)
+        for step in state.steps if not self.live else ():  # the live view folds to save room
+            cells.append(
+                f'<font point-size="{st.sizes.small}" color="{pal.muted}">{escape(step.words(st.lang))}</font>'
+            )
         for stay in state.stays:
-            text = escape(stay.words(self.lang)) if self.live else _inline(stay, self.lang, MUTED)
-            cells.append(f'<font point-size="8" color="{MUTED}">{text}</font>')
+            text = escape(stay.words(self.lang)) if self.live else _inline(stay, st, pal.muted)
+            cells.append(f'<font point-size="{st.sizes.small}" color="{pal.muted}">{text}</font>')
         style = "rounded,filled" + (",dashed" if state.role == "bad" else "")
-        penwidth = "1.5"
+        # In print a resolution is told by a heavier border, not by its green.
+        penwidth = "2.5" if st.printed and state.role == "good" else "1.5"
         if state.is_active:
-            colour, fill, penwidth = ACTIVE, ACTIVE_FILL, "3"
+            colour, fill, penwidth = pal.active, pal.active_fill, "3"
         return pydot.Node(
             state.id,
             label=f"<{_rows(*cells)}>",
@@ -322,10 +354,11 @@ class StyledDotRenderer(DotRenderer):
 
     def _create_compound_subgraph(self, state: DiagramState) -> pydot.Subgraph:
         assert isinstance(state, LabelledState)
+        pal = self.style.palette
         colour, fill, penwidth = (
-            (ACTIVE, ACTIVE_PALE, "2.5") if state.is_active else (CLUSTER_LINE, CLUSTER_FILL, "1.2")
+            (pal.active, pal.active_pale, "2.5") if state.is_active else (pal.cluster_line, pal.cluster_fill, "1.2")
         )
-        cells = _words(state.term, self.lang, 11, bold=True)
+        cells = _words(state.term, self.style, self.style.sizes.state, bold=True)
         return pydot.Subgraph(
             graph_name=f"cluster_{state.id}",
             label=f"<{_rows(*cells)}>",
@@ -340,7 +373,8 @@ class StyledDotRenderer(DotRenderer):
 
     def _create_edges(self, transition: DiagramTransition) -> list[pydot.Edge]:
         assert isinstance(transition, LabelledTransition)
-        colour = {"good": GOOD, "bad": BAD}.get(transition.role, LINE)
+        pal = self.style.palette
+        colour = {"good": pal.good, "bad": pal.bad}.get(transition.role, pal.line)
         edges = []
         for i, target in enumerate(transition.targets or [None]):
             src, dst, extra = self._resolve_edge_endpoints(transition, target)
@@ -366,7 +400,7 @@ class StyledDotRenderer(DotRenderer):
                     minlen=2 if extra.keys() & {"ltail", "lhead"} else 1,
                     color=colour,
                     style="dashed" if transition.role == "bad" else "solid",
-                    penwidth="1.6" if transition.role else "1.2",
+                    penwidth=("2.2" if self.style.printed else "1.6") if transition.role else "1.2",
                     **extra,
                 )
             )
@@ -415,7 +449,8 @@ class StyledDotRenderer(DotRenderer):
     def _edge_label(self, t: LabelledTransition, colour: str) -> str:
         if t.event_term is None:
             return ""
-        ink = colour if colour != LINE else INK
+        st, pal = self.style, self.style.palette
+        ink = colour if colour != pal.line else pal.ink
         if self.live:
             event = f'<b><font color="{ink}">{escape(t.event_term.words(self.lang))}</font></b>'
             guards = [
@@ -423,28 +458,34 @@ class StyledDotRenderer(DotRenderer):
                 for i, g in enumerate(t.guard_terms)
             ]
             return f"<{_rows(event, *guards)}>"
-        lines = [f"<b>{_inline(t.event_term, self.lang, ink)}</b>"]
-        lines += [f"{self._or(i, t)}&#91;{_inline(g, self.lang, ink)}&#93;" for i, g in enumerate(t.guard_terms)]
-        lines += [f'<font color="{MUTED}">/</font> {_inline(a, self.lang)}' for a in t.action_terms]
+        # In print the clauses of an edge are cited once, on a line of their own: narrower.
+        cite = Style(st.lang, False, True) if st.printed else st
+        lines = [f"<b>{_inline(t.event_term, cite, ink)}</b>"]
+        lines += [f"{self._or(i, t)}&#91;{_inline(g, cite, ink)}&#93;" for i, g in enumerate(t.guard_terms)]
+        lines += [f'<font color="{pal.muted}">/</font> {_inline(a, cite)}' for a in t.action_terms]
+        cited = dict.fromkeys(x.clause for x in (t.event_term, *t.guard_terms, *t.action_terms) if x.clause)
+        if st.printed and st.clauses and cited:
+            lines.append(f'<font color="{pal.muted}">({escape(", ".join(cited))})</font>')
         body = "".join(f'<tr><td align="left">{line}</td></tr>' for line in lines)
         return f'<<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>>'
 
 
 def _title_label(
-    title: Term, lang: Lang, rows: Sequence[tuple[Term, Term]] = (), note: str = "", size: int = 14
+    title: Term, st: Style, rows: Sequence[tuple[Term, Term]] = (), notes: Sequence[str] = (), size: int = 0
 ) -> str:
-    """The graph's heading: title, then what the kind is (a small two-column table), then a note."""
-    cells = [f"<tr><td align='left'>{c}</td></tr>" for c in _words(title, lang, size, bold=True)]
+    """The graph's heading: title, then what the kind is (a small two-column table), then notes."""
+    small, muted = st.sizes.small if st.printed else 9, st.palette.muted
+    cells = [f"<tr><td align='left'>{c}</td></tr>" for c in _words(title, st, size or st.sizes.title, bold=True)]
     if rows:
         body = "".join(
-            f'<tr><td align="left"><font point-size="9" color="{MUTED}">{escape(k.words(lang))}</font></td>'
-            f'<td align="left"><font point-size="9">{_inline(v, lang)}</font></td></tr>'
+            f'<tr><td align="left"><font point-size="{small}" color="{muted}">{escape(k.words(st.lang))}</font></td>'
+            f'<td align="left"><font point-size="{small}">{_inline(v, st)}</font></td></tr>'
             for k, v in rows
         )
         table = f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
         cells.append(f"<tr><td align='left'>{table}</td></tr>")
-    if note:
-        cells.append(f'<tr><td align="left"><font point-size="9" color="{MUTED}">{escape(note)}</font></td></tr>')
+    for note in notes:
+        cells.append(f'<tr><td align="left"><font point-size="{small}" color="{muted}">{escape(note)}</font></td></tr>')
     return f'<<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{"".join(cells)}</table>>'
 
 
@@ -458,32 +499,73 @@ def _stable_ids(dot_source: str) -> str:
     return _MEMORY_IDS.sub(lambda m: m.group(1) + seen.setdefault(m.group(2), str(len(seen) + 1)), dot_source)
 
 
+def _wrap(text: str, width: float) -> list[str]:
+    """Break a note into lines about ``width`` full-width characters long (Latin letters count half)."""
+    lines, line, used = [], "", 0.0
+    for word in re.findall(r"\S+\s*|\s+", text) if " " in text else list(text):
+        size = sum(1.0 if ord(ch) > 0x2E7F else 0.55 for ch in word)
+        if line and used + size > width:
+            lines.append(line.rstrip())
+            line, used = "", 0.0
+        line, used = line + word, used + size
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
 def dot_source(
-    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = (), live: bool = False
+    machine: type[StateChart],
+    lang: Lang | Style = "both",
+    active: Iterable[Any] = (),
+    live: bool = False,
+    fold_states: Iterable[str] | None = None,
 ) -> tuple[str, list[str]]:
-    """The styled DOT source of a machine, and the clause IDs it cites."""
+    """The styled DOT source of a machine, and the clause IDs it cites.
+
+    ``lang`` is a language or a whole :class:`~fsm.diagram_style.Style`.  ``fold_states`` are
+    compound states drawn as one box listing their steps (default: the machine's own choice,
+    e.g. the battle's quick-summon and formation steps; ``()`` unfolds everything).
+    """
+    st = lang if isinstance(lang, Style) else Style(lang)
     diagram = describe(machine)
-    graph, cited = labelled_graph(machine, lang, active)
+    graph, cited = labelled_graph(machine, st.lang, active, st.clauses)
     graph.name = diagram.stem
     if live:
         collapse_inactive(graph)
-    dot = StyledDotRenderer(lang, diagram.rankdir, live).render(graph)
-    spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
-    if live:  # a small heading only: the notebook shows the rest beside it
-        heading = _title_label(diagram.title, lang, size=11)
-    elif spec is not None:  # what the kind is; its steps are the diagram itself
-        heading = _title_label(diagram.title, lang, caption(spec))
     else:
-        heading = _title_label(diagram.title, lang, note="" if lang == "ja" else diagram.summary)
+        fold(graph, diagram.folded if fold_states is None else fold_states)
+    dot = StyledDotRenderer(st, diagram.rankdir, live).render(graph)
+    spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
+    notes = []
+    if diagram.note:
+        cite = f" ({diagram.note.clause})" if st.clauses and diagram.note.clause else ""
+        notes = [f"{diagram.note.ja}{cite}", f"{diagram.note.en}{cite}"] if st.lang == "both" else []
+        notes = notes or [diagram.note.words(st.lang) + cite]
+    if live:  # a small heading only: the notebook shows the rest beside it
+        heading = _title_label(diagram.title, st, size=11)
+    elif spec is not None:  # what the kind is; its steps are the diagram itself
+        heading = _title_label(diagram.title, st, caption(spec))
+    else:
+        # The one-line summary is for screens; a rulebook has its own caption, and narrow columns.
+        if st.printed:
+            notes = [line for note in notes for line in _wrap(note, 32)]
+        elif st.lang != "ja":
+            notes = [diagram.summary, *notes]
+        heading = _title_label(diagram.title, st, notes=notes)
     dot.set("label", heading)
     return _stable_ids(dot.to_string()), cited
 
 
-def run_dot(source: str, fmt: str) -> bytes:
-    """Graphviz output without the version comment, so a file only changes when the diagram does."""
+def run_dot(source: str, fmt: str, dpi: int | None = None, embed_fonts: bool = True) -> bytes:
+    """Graphviz output, reproducible: no version comment; SVG with its glyphs embedded.
+
+    ``pdf`` is Graphviz's cairo PDF, which embeds the subset of every font it uses; ``dpi``
+    sets a PNG's resolution (Graphviz draws 96 dots per inch by default).
+    """
+    if dpi is not None and fmt == "png":
+        source = source.replace("{", f"{{\ndpi={int(dpi)};", 1)
     out = run_graphviz(source, fmt)
     if fmt == "svg":
-        out = _VERSION_COMMENT.sub("", out.decode("utf-8")).encode("utf-8")
+        text = _VERSION_COMMENT.sub("", out.decode("utf-8"))
+        out = (embed(text) if embed_fonts else text).encode("utf-8")
     return out
 
 
@@ -503,16 +585,18 @@ class StyledMermaidRenderer(MermaidRenderer):
             return text
         lines = [""]
         for role in sorted({r for r, _ in roles}):
-            colour, fill = _COLOURS[role]
+            colour, fill = SCREEN.role(role)
             dash = ",stroke-dasharray:5 5" if role == "bad" else ""
             lines.append(f"    classDef {role} fill:{fill},stroke:{colour},color:{INK}{dash}")
         lines += [f"    class {sid} {role}" for role, sid in roles]
         return text + "\n".join(lines) + "\n"
 
 
-def mermaid_source(machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = ()) -> str:
+def mermaid_source(
+    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = (), clauses: bool = True
+) -> str:
     diagram = describe(machine)
-    graph, _ = labelled_graph(machine, lang, active)
+    graph, _ = labelled_graph(machine, lang, active, clauses)
     for state in _walk(graph.states):
         assert isinstance(state, LabelledState)
         state.name = state.term.words(lang)
@@ -546,10 +630,18 @@ def describe(machine: type[StateChart]) -> Diagram:
             "The main phase and the battle: quick summon, formation, speed determination, "
             "normal timings, battle end, cleanup."
         )
-        return Diagram("game_flow", machine, Term("ゲームの流れ", "game flow"), summary, "TB")
+        # The quick-summon and formation steps are listed in their boxes, so the battle's steps
+        # fit on half a page; `fsm diagrams --fold battle` folds the whole battle, --fold none nothing.
+        folded = ("quick_summon", "formation")
+        return Diagram("game_flow", machine, Term("ゲームの流れ", "game flow"), summary, "TB", folded=folded)
     if issubclass(machine, CounterChain):
         summary = "The [反撃] window: who may counter, two passes close it, items resolve newest first."
-        return Diagram("counter_chain", machine, Term("反撃チェーン", "counter chain"), summary, "TB")
+        note = Term(
+            "「相手」「宣言者側」は、チェーンで一番新しい項目を宣言したプレイヤーから見た立場",
+            "'opponent' and 'declarer' are relative to whoever declared the newest item on the chain",
+            "TIM-CTR-2",
+        )
+        return Diagram("counter_chain", machine, Term("反撃チェーン", "counter chain"), summary, "TB", note=note)
     name = machine.__name__
     return Diagram(re.sub(r"[^\w-]", "_", name), machine, Term(name, name), machine.__doc__ or "")
 
@@ -557,8 +649,9 @@ def describe(machine: type[StateChart]) -> Diagram:
 TIMING_MAP = Diagram(
     "timing_map",
     None,
-    Term("タイミング", "timing map"),
-    "Every timing and what it may be used as: an action at a point of the game, a counter to a kind of item.",
+    timing_map.TITLE,
+    "The timing matrix: every timing and named combination, what it may answer, and when "
+    "(as an action, a counter or by itself).",
 )
 
 
@@ -581,13 +674,21 @@ def _check(lang: str, fmt: str) -> None:
 
 
 @lru_cache(maxsize=1024)
-def _render(machine: type[StateChart], active: tuple[Any, ...], lang: Lang, fmt: str, live: bool) -> str | bytes:
+def _render(
+    machine: type[StateChart],
+    active: tuple[Any, ...],
+    style: Style,
+    fmt: str,
+    live: bool,
+    fold_states: tuple[str, ...] | None = None,
+    dpi: int | None = None,
+) -> str | bytes:
     if fmt == "mmd":
-        return mermaid_source(machine, lang, active)
-    source, _ = dot_source(machine, lang, active, live)
+        return mermaid_source(machine, style.lang, active, style.clauses)
+    source, _ = dot_source(machine, style, active, live, fold_states)
     if fmt == "dot":
         return source
-    out = run_dot(source, fmt)
+    out = run_dot(source, fmt, dpi, embed_fonts=not live)
     return out.decode("utf-8") if fmt == "svg" else out
 
 
@@ -596,18 +697,27 @@ def render_machine(
     lang: Lang = "both",
     fmt: str = "svg",
     active: Any = None,
+    *,
+    clauses: bool = True,
+    printed: bool = False,
+    fold_states: Iterable[str] | None = None,
+    dpi: int | None = None,
 ) -> str | bytes:
-    """One machine as SVG text, PNG bytes, Mermaid (``mmd``) or DOT text.
+    """One machine as SVG text, PNG or PDF bytes, Mermaid (``mmd``) or DOT text.
 
     ``active`` is a state value or a collection of them to highlight; by default an instance
-    highlights its own current states.  Cached by (class, active states, lang, format).
+    highlights its own current states.  ``clauses`` shows clause IDs, ``printed`` uses the
+    print style (:mod:`fsm.diagram_style`), ``fold_states`` as in :func:`dot_source`, ``dpi``
+    for PNG.  Cached by all of these.
     """
     _check(lang, fmt)
     if active is None:
         active = () if isinstance(machine, type) else tuple(machine.configuration_values)
     elif isinstance(active, str) or not isinstance(active, Iterable):
         active = (active,)
-    return _render(machine_class(machine), tuple(sorted(map(str, active))), lang, fmt, False)
+    folds = None if fold_states is None else tuple(fold_states)
+    style = Style(lang, clauses, printed)
+    return _render(machine_class(machine), tuple(sorted(map(str, active))), style, fmt, False, folds, dpi)
 
 
 # ---------------------------------------------------------------------------------- live view
@@ -657,7 +767,7 @@ def _stack_svg(rows: tuple[str, ...], lang: Lang) -> str:
     label = f'<<table border="0" cellborder="0" cellspacing="3" cellpadding="5">{"".join(cells)}</table>>'
     graph = pydot.Dot("chain_stack", graph_type="digraph", bgcolor=PAPER, pad="0.1")
     graph.add_node(pydot.Node("stack", shape="plaintext", fontname=FONT, fontsize="10", fontcolor=INK, label=label))
-    return run_dot(graph.to_string(), "svg").decode("utf-8")
+    return run_dot(graph.to_string(), "svg", embed_fonts=False).decode("utf-8")
 
 
 _SVG_ROOT = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
@@ -703,12 +813,13 @@ def compose(rows: Sequence[Sequence[str]], gap: float = 8.0, width: float = 600.
 
 @lru_cache(maxsize=256)
 def _live(position: _Position) -> str:
-    flow = _render(position.flow, position.flow_active, position.lang, "svg", True)
+    style = Style(position.lang)
+    flow = _render(position.flow, position.flow_active, style, "svg", True)
     if position.top is None:
         return compose([[str(flow)]])
     stack = _stack_svg(position.stack, position.lang)
-    chain = _render(CounterChain, position.chain_active, position.lang, "svg", True)
-    top = _render(position.top, (position.top_state,), position.lang, "svg", True)
+    chain = _render(CounterChain, position.chain_active, style, "svg", True)
+    top = _render(position.top, (position.top_state,), style, "svg", True)
     # While the chain is open it is what changes, so it comes first (a notebook shows the top of
     # the picture without scrolling); the stack's top item sits beside its procedure.
     return compose([[stack, str(top)], [str(chain)], [str(flow)]])
@@ -819,11 +930,17 @@ def write_all(
     lang: Lang = "both",
     formats: Sequence[str] = ("svg", "mmd"),
     rules: Ruleset | None = None,
+    *,
+    clauses: bool = True,
+    printed: bool = False,
+    dpi: int | None = None,
+    fold_states: Iterable[str] | None = None,
 ) -> list[Path]:
     """Write every machine's diagram and the index ``README.md`` into ``out``.
 
-    Files this command wrote before that it no longer writes (a kind was removed) are deleted,
-    but only from a folder whose README.md it generated.
+    ``clauses``, ``printed`` (the print style), ``dpi`` (PNG) and ``fold_states`` are as in
+    :func:`render_machine`.  Files this command wrote before that it no longer writes (a kind
+    was removed) are deleted, but only from a folder whose README.md it generated.
     """
     for f in formats:
         _check(lang, f)
@@ -834,18 +951,28 @@ def write_all(
     rules = rules or builtin()
     diagrams.append(TIMING_MAP)
 
+    style = Style(lang, clauses, printed)
+    folds = None if fold_states is None else tuple(fold_states)
+    compound = sorted({s.id for d in diagrams if d.machine for s in _class_states(d.machine.states) if s.states})
+    for name in folds or ():
+        if name not in compound:
+            raise BadInput(f"{name!r} is not a compound state; use one of: {', '.join(compound)}, or none", "--fold")
+
     def one(d: Diagram) -> tuple[list[tuple[Path, bytes]], list[str]]:
         files: list[tuple[Path, bytes]] = []
         if d.machine is None:
-            colours = {"paper": PAPER, "line": LINE, "muted": MUTED, "window": WINDOW_FILL, "state": STATE_FILL}
-            source = timing_map.dot_source(rules, lang, FONT, colours)
+            source = timing_map.dot_source(rules, style, FONT)
             mermaid = timing_map.mermaid_source(rules, lang)
-            cited = list(dict.fromkeys(t.clause for t in rules.timings.values()))
+            cited = list(
+                dict.fromkeys(
+                    [t.clause for t in rules.timings.values()] + [c.clause for c in rules.combinations.values()]
+                )
+            )
         else:
-            source, cited = dot_source(d.machine, lang)
-            mermaid = mermaid_source(d.machine, lang)
+            source, cited = dot_source(d.machine, style, fold_states=folds)
+            mermaid = mermaid_source(d.machine, lang, clauses=clauses)
         for fmt in formats:
-            data = mermaid.encode("utf-8") if fmt == "mmd" else run_dot(source, fmt)
+            data = mermaid.encode("utf-8") if fmt == "mmd" else run_dot(source, fmt, dpi)
             files.append((out / f"{d.stem}.{fmt}", data))
         return files, cited
 

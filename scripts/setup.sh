@@ -5,7 +5,8 @@
 #   scripts/setup.sh test   the same, plus Chromium for the browser tests
 #
 # System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, and for
-# `test` chromium; python3/python3-venv when no usable Python 3.11+ venv exists.
+# `test` chromium and poppler-utils; python3/python3-venv when no usable Python 3.11+
+# venv exists.
 # As root they are installed with apt-get; otherwise the exact command is printed.
 set -euo pipefail
 
@@ -47,6 +48,11 @@ fi
 
 if [[ "$mode" == test ]] && ! [[ -x /usr/bin/chromium ]] && ! command -v chromium >/dev/null 2>&1; then
   missing+=(chromium)
+fi
+
+# pdffonts: the test that every font of a diagram's PDF is embedded.
+if [[ "$mode" == test ]] && ! command -v pdffonts >/dev/null 2>&1; then
+  missing+=(poppler-utils)
 fi
 
 PY=""
@@ -103,7 +109,7 @@ want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 have="$(cat "$stamp" 2>/dev/null || true)"
 if [[ "$want" != "$have" ]] || ! .venv/bin/python -I -c '
 import importlib.util as u, sys
-need = ("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "pytest", "playwright")
+need = ("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "pytest", "playwright")
 sys.exit(any(u.find_spec(m) is None for m in need))' >/dev/null 2>&1; then
   log "installing the project into .venv (pip install -e '.[test]')"
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
