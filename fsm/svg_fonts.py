@@ -86,3 +86,9 @@ def embed(svg: str) -> str:
     root = _ROOT.search(svg)
     assert root, "an SVG without a root element"
     return svg[: root.end()] + "\n" + face + svg[root.end() :]
+
+
+def page_font(pages: str) -> bytes:
+    """A WOFF subset of IPAexGothic with every character of these pages (HTML text)."""
+    chars = set(html.unescape(_TAG.sub("", pages))) - set(" \n\t\r")
+    return _subset("".join(sorted(ch for ch in chars if ch.isprintable())))

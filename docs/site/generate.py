@@ -1,0 +1,135 @@
+"""Write the site's generated pages for one build language (``conf.py`` calls it).
+
+Pages: one per ability kind, per procedure (skill use, attack, speed roll, equip, the counter
+chain, the game flow), per timing and named combination, and per library scenario; each is a
+few lines of reStructuredText using the ``fsm.sphinx`` directives, so what they show comes from
+the rules data and the scenarios themselves.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from fsm import diagrams, timing_map
+from fsm.diagram_style import Style
+from fsm.ruleset import builtin
+from fsm.scenario import load
+
+HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
+OUT = HERE / "generated"
+
+
+def configure(app: Any, config: Any) -> None:
+    """``-D language=ja`` decides everything: the pages' words and the search's word splitter."""
+    lang = config.language if config.language in ("ja", "en") else "en"
+    config.fsm_lang = lang
+    config.html_search_language = lang
+    app.tags.add(lang)
+
+
+def _say(lang: str, ja: str, en: str) -> str:
+    return ja if lang == "ja" else en
+
+
+def _heading(text: str, char: str = "=") -> list[str]:
+    return [text, char * (2 * len(text)), ""]  # wide enough for full-width characters
+
+
+def _clauses(ids: list[str]) -> list[str]:
+    return [".. fsm-clauses::", f"   :ids: {', '.join(ids)}", "   :brief:", ""] if ids else []
+
+
+def _machine_page(d: diagrams.Diagram, lang: str) -> str:
+    assert d.machine is not None
+    _, cited = diagrams.dot_source(d.machine, Style(lang))  # type: ignore[arg-type]
+    lines = _heading(d.title.words(lang))  # type: ignore[arg-type]
+    if lang == "en":
+        lines += [d.summary, ""]
+    lines += [f".. fsm-machine:: {d.stem.removeprefix('kind_')}", ""]
+    if d.stem.startswith("kind_") and (sync := f"sync_{d.stem.removeprefix('kind_')}") in _STEMS:
+        lines += [_say(lang, "【同調】で使うとき:", "Used with 【同調】:"), "", f".. fsm-machine:: {sync}", ""]
+    lines += _heading(_say(lang, "条項", "Clauses"), "-") + _clauses(cited)
+    return "\n".join(lines) + "\n"
+
+
+def _timing_page(row: timing_map.Row, columns: Any, lang: str) -> str:
+    lines = _heading(row.timing.ja if lang == "ja" else f"{row.timing.ja} {row.timing.en}")
+    lines += [_say(lang, "使える場面:", "Where it may be used:"), ""]
+    for cell, (when, what) in zip(row.cells, columns, strict=True):
+        if cell.use:
+            symbol, use = timing_map.USES[cell.use]
+            clause = f" (:clause:`{cell.clause}`)" if cell.clause else ""
+            lines.append(f"- {symbol} {when.words(lang)} — {what.words(lang)}: {use.words(lang)}{clause}")
+    lines += ["", _say(lang, "全体は :doc:`../matrix` を参照。", "The whole picture: :doc:`../matrix`."), ""]
+    ids = list(dict.fromkeys([row.timing.clause] + [c.clause for c in row.cells if c.clause]))
+    return "\n".join(lines + _heading(_say(lang, "条項", "Clauses"), "-") + _clauses(ids)) + "\n"
+
+
+def _scenario_page(path: Path, lang: str) -> str:
+    _, data = load(path)
+    title = str(data.get("title", path.stem))
+    return "\n".join([*_heading(title), f".. fsm-scenario:: /../../scenarios/{path.name}", ""]) + "\n"
+
+
+def _toc(title: str, entries: list[str]) -> list[str]:
+    return [".. toctree::", "   :maxdepth: 1", f"   :caption: {title}", "", *(f"   {e}" for e in entries), ""]
+
+
+_STEMS: set[str] = set()
+
+
+def write_pages(app: Any) -> None:
+    lang = app.config.fsm_lang
+    rules = builtin()
+    shutil.rmtree(OUT, ignore_errors=True)
+    for sub in ("kinds", "procedures", "timings", "scenarios"):
+        (OUT / sub).mkdir(parents=True)
+    machines = diagrams.machines(rules)
+    _STEMS.clear()
+    _STEMS.update(d.stem for d in machines)
+    kinds, procedures = [], []
+    for d in machines:
+        if d.stem.startswith("sync_"):
+            continue  # drawn on its kind's page
+        spec = getattr(d.machine, "spec", None)
+        folder = "kinds" if spec is not None and spec.category == "ability" else "procedures"
+        (OUT / folder / f"{d.stem}.rst").write_text(_machine_page(d, lang), encoding="utf-8")
+        (kinds if folder == "kinds" else procedures).append(f"{folder}/{d.stem}")
+    m = timing_map.matrix(rules)
+    timings = []
+    for i, row in enumerate(m.rows):
+        name = f"timing_{i:02d}_" + re.sub(r"\W+", "_", row.timing.en).strip("_")
+        (OUT / "timings" / f"{name}.rst").write_text(_timing_page(row, m.columns, lang), encoding="utf-8")
+        timings.append(f"timings/{name}")
+    scenarios = []
+    for path in sorted((ROOT / "scenarios").glob("*.yaml")):
+        (OUT / "scenarios" / f"{path.stem}.rst").write_text(_scenario_page(path, lang), encoding="utf-8")
+        scenarios.append(f"scenarios/{path.stem}")
+    matrix = _heading(timing_map.TITLE.words(lang)) + [
+        ".. fsm-timings::",
+        "",
+        ".. fsm-timings::",
+        "   :as: diagram",
+        "",
+    ]
+    (OUT / "matrix.rst").write_text("\n".join(matrix), encoding="utf-8")
+    clauses = _heading(_say(lang, "条項一覧", "The clause catalogue"))
+    clauses += [
+        _say(
+            lang, "各条項の説明はこのプロジェクト自身の言葉による要約です。", "Each clause in this project's own words."
+        ),
+        "",
+    ]
+    (OUT / "clauses.rst").write_text("\n".join([*clauses, ".. fsm-clauses::", ""]), encoding="utf-8")
+    index = [
+        *_toc(_say(lang, "特殊能力の種類", "Ability kinds"), [f"generated/{k}" for k in kinds]),
+        *_toc(_say(lang, "手順", "Procedures"), [f"generated/{p}" for p in procedures]),
+        *_toc(_say(lang, "タイミング", "Timings"), ["generated/matrix", *(f"generated/{t}" for t in timings)]),
+        *_toc(_say(lang, "条項", "Clauses"), ["generated/clauses"]),
+        *_toc(_say(lang, "シナリオ", "Scenarios"), [f"generated/{s}" for s in scenarios]),
+    ]
+    (OUT / "toc.txt").write_text("\n".join(index), encoding="utf-8")  # included by ../index.rst
