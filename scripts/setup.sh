@@ -2,6 +2,7 @@
 # Install everything this project needs; safe to run again and again.
 #
 #   scripts/setup.sh lab    system packages for the notebooks + .venv
+#   scripts/setup.sh docs   the same (the site needs Graphviz and the Japanese font too)
 #   scripts/setup.sh test   the same, plus Chromium for the browser tests
 #
 # System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, and for
@@ -14,9 +15,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 mode="${1:-test}"
 case "$mode" in
-  lab | test) ;;
+  lab | docs | test) ;;
   *)
-    echo "usage: $0 lab|test" >&2
+    echo "usage: $0 lab|docs|test" >&2
     exit 2
     ;;
 esac
@@ -109,7 +110,8 @@ want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 have="$(cat "$stamp" 2>/dev/null || true)"
 if [[ "$want" != "$have" ]] || ! .venv/bin/python -I -c '
 import importlib.util as u, sys
-need = ("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "pytest", "playwright")
+need = ("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "pytest",
+        "playwright")
 sys.exit(any(u.find_spec(m) is None for m in need))' >/dev/null 2>&1; then
   log "installing the project into .venv (pip install -e '.[test]')"
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'

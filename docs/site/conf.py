@@ -2,7 +2,7 @@
 
 One source, two builds (``-D language=ja`` / ``en``): the pages per ability kind, procedure,
 timing and scenario are generated at the start of each build (``generate.py``, into
-``generated/``), in that build's language, from the rules data and the scenario library.
+``generated/LANG/``), in that build's language, from the rules data and the scenario library.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ author = "the fsm team"
 copyright = "the fsm team"
 extensions = ["myst_parser", "fsm.sphinx"]
 language = "en"
-exclude_patterns = ["_build", "generated/toc.txt"]
+exclude_patterns = ["_build", "generated/*/toc.txt"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 html_theme = "alabaster"
 html_title = "fsm rulebook"
@@ -32,3 +32,4 @@ def setup(app):  # noqa: ANN001, ANN201 - Sphinx's conf.py hook
 
     app.connect("config-inited", generate.configure)
     app.connect("builder-inited", generate.write_pages)
+    app.connect("source-read", generate.include_language)

@@ -20,7 +20,7 @@ from fsm.scenario import load
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
-OUT = HERE / "generated"
+GENERATED = HERE / "generated"  # one folder per language, so the two builds may run at once
 
 
 def configure(app: Any, config: Any) -> None:
@@ -28,7 +28,14 @@ def configure(app: Any, config: Any) -> None:
     lang = config.language if config.language in ("ja", "en") else "en"
     config.fsm_lang = lang
     config.html_search_language = lang
+    config.exclude_patterns += [f"generated/{other}" for other in ("ja", "en") if other != lang]
     app.tags.add(lang)
+
+
+def include_language(app: Any, docname: str, source: list[str]) -> None:
+    """The index includes this language's table of contents."""
+    if docname == "index":
+        source[0] = source[0].replace("generated/LANG/", f"generated/{app.config.fsm_lang}/")
 
 
 def _say(lang: str, ja: str, en: str) -> str:
@@ -85,9 +92,10 @@ _STEMS: set[str] = set()
 def write_pages(app: Any) -> None:
     lang = app.config.fsm_lang
     rules = builtin()
-    shutil.rmtree(OUT, ignore_errors=True)
+    out = GENERATED / lang
+    shutil.rmtree(out, ignore_errors=True)
     for sub in ("kinds", "procedures", "timings", "scenarios"):
-        (OUT / sub).mkdir(parents=True)
+        (out / sub).mkdir(parents=True)
     machines = diagrams.machines(rules)
     _STEMS.clear()
     _STEMS.update(d.stem for d in machines)
@@ -97,17 +105,17 @@ def write_pages(app: Any) -> None:
             continue  # drawn on its kind's page
         spec = getattr(d.machine, "spec", None)
         folder = "kinds" if spec is not None and spec.category == "ability" else "procedures"
-        (OUT / folder / f"{d.stem}.rst").write_text(_machine_page(d, lang), encoding="utf-8")
+        (out / folder / f"{d.stem}.rst").write_text(_machine_page(d, lang), encoding="utf-8")
         (kinds if folder == "kinds" else procedures).append(f"{folder}/{d.stem}")
     m = timing_map.matrix(rules)
     timings = []
     for i, row in enumerate(m.rows):
         name = f"timing_{i:02d}_" + re.sub(r"\W+", "_", row.timing.en).strip("_")
-        (OUT / "timings" / f"{name}.rst").write_text(_timing_page(row, m.columns, lang), encoding="utf-8")
+        (out / "timings" / f"{name}.rst").write_text(_timing_page(row, m.columns, lang), encoding="utf-8")
         timings.append(f"timings/{name}")
     scenarios = []
     for path in sorted((ROOT / "scenarios").glob("*.yaml")):
-        (OUT / "scenarios" / f"{path.stem}.rst").write_text(_scenario_page(path, lang), encoding="utf-8")
+        (out / "scenarios" / f"{path.stem}.rst").write_text(_scenario_page(path, lang), encoding="utf-8")
         scenarios.append(f"scenarios/{path.stem}")
     matrix = _heading(timing_map.TITLE.words(lang)) + [
         ".. fsm-timings::",
@@ -116,7 +124,7 @@ def write_pages(app: Any) -> None:
         "   :as: diagram",
         "",
     ]
-    (OUT / "matrix.rst").write_text("\n".join(matrix), encoding="utf-8")
+    (out / "matrix.rst").write_text("\n".join(matrix), encoding="utf-8")
     clauses = _heading(_say(lang, "条項一覧", "The clause catalogue"))
     clauses += [
         _say(
@@ -124,12 +132,15 @@ def write_pages(app: Any) -> None:
         ),
         "",
     ]
-    (OUT / "clauses.rst").write_text("\n".join([*clauses, ".. fsm-clauses::", ""]), encoding="utf-8")
+    (out / "clauses.rst").write_text("\n".join([*clauses, ".. fsm-clauses::", ""]), encoding="utf-8")
     index = [
-        *_toc(_say(lang, "特殊能力の種類", "Ability kinds"), [f"generated/{k}" for k in kinds]),
-        *_toc(_say(lang, "手順", "Procedures"), [f"generated/{p}" for p in procedures]),
-        *_toc(_say(lang, "タイミング", "Timings"), ["generated/matrix", *(f"generated/{t}" for t in timings)]),
-        *_toc(_say(lang, "条項", "Clauses"), ["generated/clauses"]),
-        *_toc(_say(lang, "シナリオ", "Scenarios"), [f"generated/{s}" for s in scenarios]),
+        *_toc(_say(lang, "特殊能力の種類", "Ability kinds"), [f"generated/{lang}/{k}" for k in kinds]),
+        *_toc(_say(lang, "手順", "Procedures"), [f"generated/{lang}/{p}" for p in procedures]),
+        *_toc(
+            _say(lang, "タイミング", "Timings"),
+            [f"generated/{lang}/matrix", *(f"generated/{lang}/{t}" for t in timings)],
+        ),
+        *_toc(_say(lang, "条項", "Clauses"), [f"generated/{lang}/clauses"]),
+        *_toc(_say(lang, "シナリオ", "Scenarios"), [f"generated/{lang}/{s}" for s in scenarios]),
     ]
-    (OUT / "toc.txt").write_text("\n".join(index), encoding="utf-8")  # included by ../index.rst
+    (out / "toc.txt").write_text("\n".join(index), encoding="utf-8")  # included by ../index.rst
