@@ -10,8 +10,8 @@ from pathlib import Path
 
 from fsm.catalogue import CLAUSES
 from fsm.diagrams import machines
-from fsm.timing_map import matrix
 from fsm.ruleset import builtin
+from fsm.timing_map import matrix
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((REPO / "scenarios").glob("*.yaml"))
