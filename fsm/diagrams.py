@@ -872,9 +872,18 @@ How to read them:
 - a procedure's heading says what the kind is: when it may be used, its price and when it
   is paid, how often, its targets (from `fsm/data/kinds.toml`, or the designer's file).
 
-The `.mmd` files are the same diagrams as Mermaid `stateDiagram-v2` source, for pages that
-render Mermaid. The SVGs are laid out by Graphviz 2.43 (Debian 12's, which `scripts/setup.sh`
-installs) with the IPAexGothic font; another Graphviz version may place things differently."""
+- the counter chain's "opponent" and "declarer's side" are seen from whoever declared the
+  newest item on the chain (TIM-CTR-2), as its heading says;
+- the game flow lists the quick-summon and formation steps inside their boxes;
+- the timing matrix has a row per timing and named combination and a column per point of
+  the game, grouped by when: ● used on its own, ◆ as a counter, ○ by itself; a clause is
+  shown in a cell where it is not the row's own.
+
+The `.mmd` files are the same diagrams as Mermaid source, for pages that render Mermaid. The
+SVGs are laid out by Graphviz 2.43 (Debian 12's, which `scripts/setup.sh` installs) with the
+IPAexGothic font, whose glyphs each SVG embeds; another Graphviz version may place things
+differently.  For print: `python -m fsm diagrams --style print --lang ja --clauses off
+--format pdf,png --dpi 300 --out DIR`."""
 
 
 def _readme(entries: Sequence[tuple[Diagram, list[str]]], formats: Sequence[str], lang: Lang) -> str:

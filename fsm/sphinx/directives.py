@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -20,10 +20,13 @@ from ..errors import BadInput
 from ..labels import Lang, Term
 from ..ruleset import Ruleset
 from ..ruleset import load as load_rules
-from ..scenario import play
+from ..scenario import load, play
 from ..svg_fonts import FONT
 from . import links
 from .nodes import fsm_backlinks, fsm_image
+
+if TYPE_CHECKING:
+    from ..engine import Game
 
 #: Words of the generated text, per language.
 WORDS: dict[str, Term] = {
@@ -181,7 +184,8 @@ class ScenarioSteps(_FsmDirective):
             links.note(self.env, f"clause:{cid}", anchor, result.title, "scenario")
         rules = self.rules()
         steps = nodes.enumerated_list(classes=["fsm-steps"])
-        for n, (move, entries) in enumerate(result.steps):
+        replay, _ = load(path, rules=rules)  # replayed move by move, for the diagram after each
+        for move, entries in result.steps:
             for e in entries:
                 if e.machine and (found := machine_stem(e.machine, rules)):
                     links.note(self.env, f"machine:{found}", anchor, result.title, "scenario")
@@ -191,7 +195,9 @@ class ScenarioSteps(_FsmDirective):
                     setup += [clause_ref(e.clause), nodes.Text(f" {e.text}  ")]
                 box += setup
                 continue
-            steps += self._step(path, n, move, entries, lang)
+            if not move.startswith("refused "):
+                replay.apply(move)
+            steps += self._step(replay, move, entries, lang)
         box += steps
         box += nodes.paragraph(text=f"✓ {word('outcome_ok', lang)}", classes=["fsm-outcome"])
         return [box]
@@ -203,7 +209,7 @@ class ScenarioSteps(_FsmDirective):
             para += clause_ref(cid)
         return para
 
-    def _step(self, path: str, n: int, move: str, entries: list[Any], lang: Lang) -> nodes.list_item:
+    def _step(self, game: Game, move: str, entries: list[Any], lang: Lang) -> nodes.list_item:
         item = nodes.list_item()
         refused = move.startswith("refused ")
         head = nodes.paragraph()
@@ -221,9 +227,7 @@ class ScenarioSteps(_FsmDirective):
             )
         item += lines
         if not refused and self.options.get("diagrams", "each") == "each":
-            # The game as it stands after this move: flow, chain, top item's procedure.
-            game = play(path, rules=self.rules(), upto=n).game
-            svg = diagrams.live_svg(game, lang)
+            svg = diagrams.live_svg(game, lang)  # where the game stands now: flow, chain, top item
             label = f"{word('after', lang)}: {move}"
             item += nodes.raw("", f'<div class="fsm-step" role="img" aria-label="{label}">{svg}</div>', format="html")
         return item
