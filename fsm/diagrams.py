@@ -482,7 +482,8 @@ def _title_label(
             f'<td align="left"><font point-size="{small}">{_inline(v, st)}</font></td></tr>'
             for k, v in rows
         )
-        table = f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
+        pad = 3 if st.printed else 1  # larger type needs the room between heading and value
+        table = f'<table border="0" cellborder="0" cellspacing="0" cellpadding="{pad}">{body}</table>'
         cells.append(f"<tr><td align='left'>{table}</td></tr>")
     for note in notes:
         cells.append(f'<tr><td align="left"><font point-size="{small}" color="{muted}">{escape(note)}</font></td></tr>')
@@ -535,10 +536,9 @@ def dot_source(
     dot = StyledDotRenderer(st, diagram.rankdir, live).render(graph)
     spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
     notes = []
-    if diagram.note:
+    if diagram.note:  # one line per language
         cite = f" ({diagram.note.clause})" if st.clauses and diagram.note.clause else ""
-        notes = [f"{diagram.note.ja}{cite}", f"{diagram.note.en}{cite}"] if st.lang == "both" else []
-        notes = notes or [diagram.note.words(st.lang) + cite]
+        notes = [diagram.note.words(one) + cite for one in (("ja", "en") if st.lang == "both" else (st.lang,))]
     if live:  # a small heading only: the notebook shows the rest beside it
         heading = _title_label(diagram.title, st, size=11)
     elif spec is not None:  # what the kind is; its steps are the diagram itself
