@@ -56,7 +56,7 @@ from .kinds import WORDS, KindSpec
 from .labels import LANGS, Labeller, Lang, Term, caption, state_term
 from .procedures import Procedure, procedure_class
 from .ruleset import Ruleset, builtin
-from .svg_fonts import FONT, embed
+from .svg_fonts import FONT, embed, embed_all
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -980,13 +980,17 @@ def write_all(
         else:
             source, cited = dot_source(d.machine, style, fold_states=folds)
             mermaid = mermaid_source(d.machine, lang, clauses=clauses)
-        for fmt in formats:
-            data = mermaid.encode("utf-8") if fmt == "mmd" else run_dot(source, fmt, dpi)
+        for fmt in formats:  # SVGs get their glyphs below, all at once
+            data = mermaid.encode("utf-8") if fmt == "mmd" else run_dot(source, fmt, dpi, embed_fonts=False)
             files.append((out / f"{d.stem}.{fmt}", data))
         return files, cited
 
     with ThreadPoolExecutor(max_workers=8) as pool:  # each render is a `dot` process
         results = list(pool.map(one, diagrams))
+    svgs = [(files, i) for files, _ in results for i, (path, _) in enumerate(files) if path.suffix == ".svg"]
+    embedded = embed_all([files[i][1].decode("utf-8") for files, i in svgs])
+    for (files, i), svg in zip(svgs, embedded, strict=True):
+        files[i] = (files[i][0], svg.encode("utf-8"))
     readme = out / "README.md"
     written = [path for files, _ in results for path, _ in files] + [readme]
     if readme.exists() and README_MARK in readme.read_text(encoding="utf-8"):

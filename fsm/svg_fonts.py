@@ -53,11 +53,12 @@ def text_of(svg: str) -> str:
 
 
 @cache
-def _subset(chars: str) -> bytes:
+def _subset(chars: str, base: bytes = b"") -> bytes:
+    """IPAexGothic (or ``base``, a subset of it already made) cut down to these characters."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(font_file(), recalcTimestamp=False, lazy=True)
+    font = TTFont(io.BytesIO(base) if base else font_file(), recalcTimestamp=False, lazy=True)
     options = subset.Options()
     options.layout_features = []  # Graphviz lays out glyph by glyph: no ligatures to keep
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 7]  # the copyright and licence names stay with the glyphs
@@ -72,12 +73,22 @@ def _subset(chars: str) -> bytes:
     return out.getvalue()
 
 
-def embed(svg: str) -> str:
+def _chars(svg: str) -> str:
+    return "".join(sorted(set(text_of(svg)) - set(" \n\t")))
+
+
+def embed_all(svgs: list[str]) -> list[str]:
+    """:func:`embed` for many SVGs at once: the big font is cut down once, to what they all
+    show, and each SVG's subset is cut from that (the same glyphs, many times faster)."""
+    base = _subset("".join(sorted(set("".join(map(_chars, svgs))))))
+    return [embed(svg, base) for svg in svgs]
+
+
+def embed(svg: str, base: bytes = b"") -> str:
     """The SVG with the glyphs of its text embedded, and no system font it depends on."""
     if f'font-family="{FONT}"' not in svg:
         return svg
-    chars = "".join(sorted(set(text_of(svg)) - set(" \n\t")))
-    data = base64.b64encode(_subset(chars)).decode("ascii")
+    data = base64.b64encode(_subset(_chars(svg), base)).decode("ascii")
     face = (
         f"<defs><style>@font-face{{font-family:'{EMBEDDED}';"
         f'src:url("data:font/woff;base64,{data}") format("woff");}}</style></defs>'
