@@ -45,7 +45,8 @@ def test_site_has_every_page_in_both_languages(site: Path) -> None:
 
 def test_every_clause_has_an_anchor_and_links_back(site: Path) -> None:
     """Clause ↔ diagram ↔ scenario: each catalogue entry has its ID as anchor; ACT-6 lists the
-    【行動】 diagram and a scenario that shows it; a scenario's clause links go to those anchors."""
+    【行動】 diagram and a scenario that shows it; a scenario links to its clauses' anchors and to
+    the diagrams of the machines it ran."""
     for lang in ("ja", "en"):
         page = (site / lang / "generated" / lang / "clauses.html").read_text(encoding="utf-8")
         assert set(CLAUSES) <= _ids(page), sorted(set(CLAUSES) - _ids(page))
@@ -53,8 +54,12 @@ def test_every_clause_has_an_anchor_and_links_back(site: Path) -> None:
         entry = entry[: entry.index("fsm-clause-entry", 20)]
         assert "kinds/kind_action.html#diagram-kind_action" in entry
         assert "scenarios/action_fizzles_after_counter.html#scenario-" in entry
-    scenario = site / "en" / "generated" / "en" / "scenarios" / "action_fizzles_after_counter.html"
-    assert "../clauses.html#ACT-6" in scenario.read_text(encoding="utf-8")
+    page = site / "en" / "generated" / "en" / "scenarios" / "action_fizzles_after_counter.html"
+    scenario = page.read_text(encoding="utf-8")
+    assert "../clauses.html#ACT-6" in scenario
+    diagrams = scenario[scenario.index("Diagrams:") :]
+    for target in ("kinds/kind_action.html#diagram-kind_action", "procedures/counter_chain.html#diagram-counter_chain"):
+        assert f"../{target}" in diagrams, target
 
 
 def test_scenario_page_narrates_each_move_with_the_diagram_after_it(site: Path) -> None:

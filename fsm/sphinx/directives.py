@@ -126,6 +126,7 @@ class MachineDiagram(StateMachineDiagram, _FsmDirective):
         anchor = f"diagram-{d.stem}"
         for cid in cited:
             links.note(self.env, f"clause:{cid}", anchor, title, "diagram")
+        links.note(self.env, f"diagram:{d.stem}", anchor, title, "diagram")
         node = image_node(
             svg,
             d.stem,
@@ -185,10 +186,12 @@ class ScenarioSteps(_FsmDirective):
         rules = self.rules()
         steps = nodes.enumerated_list(classes=["fsm-steps"])
         replay, _ = load(path, rules=rules)  # replayed move by move, for the diagram after each
+        ran: dict[str, None] = {}  # the machines' diagrams, in the order the scenario met them
         for move, entries in result.steps:
             for e in entries:
                 if e.machine and (found := machine_stem(e.machine, rules)):
                     links.note(self.env, f"machine:{found}", anchor, result.title, "scenario")
+                    ran[f"diagram:{found}"] = None
             if move == "(set-up)":
                 setup = nodes.paragraph("", "", nodes.strong(text=word("setup", lang) + ": "))
                 for e in entries:
@@ -200,6 +203,7 @@ class ScenarioSteps(_FsmDirective):
             steps += self._step(replay, move, entries, lang)
         box += steps
         box += nodes.paragraph(text=f"✓ {word('outcome_ok', lang)}", classes=["fsm-outcome"])
+        box += fsm_backlinks(key=list(ran), kind="diagram", heading=word("diagrams", lang) + ":")
         return [box]
 
     def _clauses_line(self, cited: list[str], lang: Lang) -> nodes.paragraph:

@@ -1,8 +1,9 @@
 """Cross-links: which pages show a clause or a machine, collected while reading every page.
 
-A diagram records the clauses it cites (``clause:ACT-6``) and a scenario records the clauses it
-touched and the machines it ran (``machine:kind_action``).  Once every page is read, each
-:class:`~fsm.sphinx.nodes.fsm_backlinks` placeholder becomes a line of links to them.
+A diagram records the clauses it cites (``clause:ACT-6``) and where it is (``diagram:kind_action``);
+a scenario records the clauses it touched and the machines it ran (``machine:kind_action``).
+Once every page is read, each :class:`~fsm.sphinx.nodes.fsm_backlinks` placeholder becomes a
+line of links to them.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ def merge(app: Sphinx, env: BuildEnvironment, docnames: Any, other: BuildEnviron
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     store = _store(app.env)
     for node in list(doctree.findall(fsm_backlinks)):
-        found = [link for link in store.get(node["key"], []) if link[3] == node["kind"]]
+        keys = node["key"] if isinstance(node["key"], list) else [node["key"]]
+        found = [link for key in keys for link in store.get(key, []) if link[3] == node["kind"]]
+        found = list(dict.fromkeys(found))
         found = [link for link in found if (link[0], link[1]) != (docname, node.get("self", ""))]
         if not found:
             node.parent.remove(node)

@@ -15,7 +15,8 @@ class fsm_image(nodes.General, nodes.Element):  # noqa: N801 - docutils names no
 
 
 class fsm_backlinks(nodes.General, nodes.Element):  # noqa: N801
-    """Filled in once every page is read (:mod:`fsm.sphinx.links`): ``key``, ``heading``."""
+    """Filled in once every page is read (:mod:`fsm.sphinx.links`): ``key`` (one or a list),
+    ``kind`` of the pages to link (diagram, scenario), ``heading``."""
 
 
 def html_visit_image(self: Any, node: fsm_image) -> None:
