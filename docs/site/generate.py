@@ -15,6 +15,7 @@ from typing import Any
 
 from fsm import diagrams, timing_map
 from fsm.diagram_style import Style
+from fsm.labels import Lang
 from fsm.ruleset import builtin
 from fsm.scenario import load
 
@@ -38,7 +39,7 @@ def include_language(app: Any, docname: str, source: list[str]) -> None:
         source[0] = source[0].replace("generated/LANG/", f"generated/{app.config.fsm_lang}/")
 
 
-def _say(lang: str, ja: str, en: str) -> str:
+def _say(lang: Lang, ja: str, en: str) -> str:
     return ja if lang == "ja" else en
 
 
@@ -50,20 +51,24 @@ def _clauses(ids: list[str]) -> list[str]:
     return [".. fsm-clauses::", f"   :ids: {', '.join(ids)}", "   :brief:", ""] if ids else []
 
 
-def _machine_page(d: diagrams.Diagram, lang: str) -> str:
-    assert d.machine is not None
-    _, cited = diagrams.dot_source(d.machine, Style(lang))  # type: ignore[arg-type]
-    lines = _heading(d.title.words(lang))  # type: ignore[arg-type]
+def _machine_page(d: diagrams.Diagram, lang: Lang, by_stem: dict[str, diagrams.Diagram]) -> str:
+    """A machine's page: its diagram (and its 【同調】 form), then every clause they cite."""
+    shown = [d] + ([by_stem[sync]] if (sync := d.stem.replace("kind_", "sync_", 1)) in by_stem else [])
+    cited: dict[str, None] = {}
+    for one in shown:
+        assert one.machine is not None
+        cited.update(dict.fromkeys(diagrams.dot_source(one.machine, Style(lang))[1]))
+    lines = _heading(d.title.words(lang))
     if lang == "en":
         lines += [d.summary, ""]
     lines += [f".. fsm-machine:: {d.stem.removeprefix('kind_')}", ""]
-    if d.stem.startswith("kind_") and (sync := f"sync_{d.stem.removeprefix('kind_')}") in _STEMS:
-        lines += [_say(lang, "【同調】で使うとき:", "Used with 【同調】:"), "", f".. fsm-machine:: {sync}", ""]
-    lines += _heading(_say(lang, "条項", "Clauses"), "-") + _clauses(cited)
+    if len(shown) > 1:
+        lines += [_say(lang, "【同調】で使うとき:", "Used with 【同調】:"), "", f".. fsm-machine:: {shown[1].stem}", ""]
+    lines += _heading(_say(lang, "条項", "Clauses"), "-") + _clauses(list(cited))
     return "\n".join(lines) + "\n"
 
 
-def _timing_page(row: timing_map.Row, columns: Any, lang: str) -> str:
+def _timing_page(row: timing_map.Row, columns: Any, lang: Lang) -> str:
     lines = _heading(row.timing.ja if lang == "ja" else f"{row.timing.ja} {row.timing.en}")
     lines += [_say(lang, "使える場面:", "Where it may be used:"), ""]
     for cell, (when, what) in zip(row.cells, columns, strict=True):
@@ -76,7 +81,7 @@ def _timing_page(row: timing_map.Row, columns: Any, lang: str) -> str:
     return "\n".join(lines + _heading(_say(lang, "条項", "Clauses"), "-") + _clauses(ids)) + "\n"
 
 
-def _scenario_page(path: Path, lang: str) -> str:
+def _scenario_page(path: Path) -> str:
     _, data = load(path)
     title = str(data.get("title", path.stem))
     return "\n".join([*_heading(title), f".. fsm-scenario:: /../../scenarios/{path.name}", ""]) + "\n"
@@ -84,9 +89,6 @@ def _scenario_page(path: Path, lang: str) -> str:
 
 def _toc(title: str, entries: list[str]) -> list[str]:
     return [".. toctree::", "   :maxdepth: 1", f"   :caption: {title}", "", *(f"   {e}" for e in entries), ""]
-
-
-_STEMS: set[str] = set()
 
 
 def write_pages(app: Any) -> None:
@@ -97,15 +99,15 @@ def write_pages(app: Any) -> None:
     for sub in ("kinds", "procedures", "timings", "scenarios"):
         (out / sub).mkdir(parents=True)
     machines = diagrams.machines(rules)
-    _STEMS.clear()
-    _STEMS.update(d.stem for d in machines)
-    kinds, procedures = [], []
+    by_stem = {d.stem: d for d in machines}
+    kinds: list[str] = []
+    procedures: list[str] = []
     for d in machines:
         if d.stem.startswith("sync_"):
             continue  # drawn on its kind's page
         spec = getattr(d.machine, "spec", None)
         folder = "kinds" if spec is not None and spec.category == "ability" else "procedures"
-        (out / folder / f"{d.stem}.rst").write_text(_machine_page(d, lang), encoding="utf-8")
+        (out / folder / f"{d.stem}.rst").write_text(_machine_page(d, lang, by_stem), encoding="utf-8")
         (kinds if folder == "kinds" else procedures).append(f"{folder}/{d.stem}")
     m = timing_map.matrix(rules)
     timings = []
@@ -115,7 +117,7 @@ def write_pages(app: Any) -> None:
         timings.append(f"timings/{name}")
     scenarios = []
     for path in sorted((ROOT / "scenarios").glob("*.yaml")):
-        (out / "scenarios" / f"{path.stem}.rst").write_text(_scenario_page(path, lang), encoding="utf-8")
+        (out / "scenarios" / f"{path.stem}.rst").write_text(_scenario_page(path), encoding="utf-8")
         scenarios.append(f"scenarios/{path.stem}")
     matrix = _heading(timing_map.TITLE.words(lang)) + [
         ".. fsm-timings::",
