@@ -234,16 +234,14 @@ def _cmd_diagrams(args: argparse.Namespace) -> int:
 
     from statemachine.contrib.diagram import GraphvizError
 
-    from fsm.diagrams import parse_formats, write_all
+    from fsm.diagrams import parse_folds, parse_formats, write_all
     from fsm.errors import BadInput
     from fsm.ruleset import load as load_rules
 
     try:
         formats = parse_formats(args.format)
         rules = load_rules(args.rules or [])
-        folds = (
-            None if args.fold is None else [s.strip() for s in args.fold.split(",") if s.strip() not in ("", "none")]
-        )
+        folds = None if args.fold is None else parse_folds(args.fold)
         written = write_all(
             args.out,
             args.lang,

@@ -924,6 +924,11 @@ def _readme(entries: Sequence[tuple[Diagram, list[str]]], formats: Sequence[str]
     return "\n".join(lines) + "\n"
 
 
+def parse_folds(text: str) -> tuple[str, ...]:
+    """``--fold battle,formation`` as state IDs; ``none`` (or nothing) unfolds every state."""
+    return tuple(s.strip() for s in text.split(",") if s.strip() not in ("", "none"))
+
+
 def parse_formats(text: str) -> tuple[str, ...]:
     formats = tuple(dict.fromkeys(f.strip() for f in text.split(",") if f.strip()))
     for f in formats:

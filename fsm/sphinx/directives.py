@@ -112,9 +112,7 @@ class MachineDiagram(StateMachineDiagram, _FsmDirective):
             return self.warn(f"no machine called {name!r}; use one of: {known}")
         lang, clauses = self.lang(), self.options.get("clauses", True)
         printed = "print" in self.options
-        folds = None
-        if "fold" in self.options:
-            folds = [s.strip() for s in self.options["fold"].split(",") if s.strip() not in ("", "none")]
+        folds = diagrams.parse_folds(self.options["fold"]) if "fold" in self.options else None
         try:
             svg = str(
                 diagrams.render_machine(d.machine, lang, "svg", clauses=clauses, printed=printed, fold_states=folds)
