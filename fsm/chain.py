@@ -42,7 +42,12 @@ MEANINGS: dict[str, tuple[str, str, str]] = {
     "!items_remain": ("チェーンが空", "chain is empty", "TIM-CTR-3"),
     "reopen_between_resolutions": (
         "変種：解決の間に反撃可",
-        "variant counters_between_resolutions",
+        "variant on: the window reopens",
+        "TIM-CTR-3",
+    ),
+    "!reopen_between_resolutions": (
+        "既定：解決の間に反撃なし",
+        "default: no window between",
         "TIM-CTR-3",
     ),
 }
@@ -126,7 +131,8 @@ class CounterChain(StateChart):
     resolve_next = (
         resolving.to(empty, unless="items_remain")
         | resolving.to(priority_opponent, cond=["items_remain", "reopen_between_resolutions"])
-        | resolving.to(resolving, cond="items_remain")
+        # Both "items remain" edges carry the variant's guard, so exactly one of them applies.
+        | resolving.to(resolving, cond="items_remain", unless="reopen_between_resolutions")
     )
 
     def __init__(self, game: Host) -> None:

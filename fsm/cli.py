@@ -209,7 +209,11 @@ def _cmd_timings(args: argparse.Namespace) -> int:
         return 2
     rows = rules.legality_table()
     columns = list(rows[0]) if rows else ["timing"]
-    if args.format == "json":
+    if args.format == "html":
+        from fsm.timing_map import html_table
+
+        print(html_table(rules, args.lang), end="")
+    elif args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     elif args.format == "csv":
         out = io.StringIO()
@@ -236,12 +240,22 @@ def _add_timings(sub: _SubParsers) -> None:
             "be used at each point of the game, as an action, a counter or by itself, and which clause says so."
         ),
     )
-    p.add_argument("--format", choices=("md", "csv", "json"), default="md", help=_("output format (default: md)"))
+    p.add_argument(
+        "--format",
+        choices=("md", "csv", "json", "html"),
+        default="md",
+        help=_("output format (default: md); html is the timing matrix, its columns grouped by when and what"),
+    )
     p.add_argument(
         "--wide", action="store_true", help=_("md: one wide table (a column per point) instead of 100 columns")
     )
+    p.add_argument(
+        "--lang",
+        choices=("ja", "en", "both"),
+        default="both",
+        help=_("headings of the html matrix (default: both); ja or en also sets the language of the messages"),
+    )
     p.add_argument("--rules", action="append", metavar="FILE", help=_("a designer's data file adding timings"))
-    _add_lang(p)
     p.set_defaults(func=_cmd_timings)
 
 
@@ -253,14 +267,24 @@ def _cmd_diagrams(args: argparse.Namespace) -> int:
 
     from statemachine.contrib.diagram import GraphvizError
 
-    from fsm.diagrams import parse_formats, write_all
+    from fsm.diagrams import parse_folds, parse_formats, write_all
     from fsm.errors import BadInput
     from fsm.ruleset import load as load_rules
 
     try:
         formats = parse_formats(args.format)
         rules = load_rules(args.rules or [])
-        written = write_all(args.out, args.lang, formats, rules)
+        folds = None if args.fold is None else parse_folds(args.fold)
+        written = write_all(
+            args.out,
+            args.lang,
+            formats,
+            rules,
+            clauses=args.clauses == "on",
+            printed=args.style == "print",
+            dpi=args.dpi,
+            fold_states=folds,
+        )
     except BadInput as err:
         print(f"fsm diagrams: {err}", file=sys.stderr)
         return 2
@@ -270,6 +294,16 @@ def _cmd_diagrams(args: argparse.Namespace) -> int:
         return 2
     print(_("wrote {count} files to {folder}").format(count=len(written), folder=args.out))
     return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 2400:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of dots per inch between 1 and 2400")
+    return value
 
 
 def _add_diagrams(sub: _SubParsers) -> None:
@@ -291,10 +325,31 @@ def _add_diagrams(sub: _SubParsers) -> None:
         help=_("label language (default: both); ja or en also sets the language of the messages"),
     )
     p.add_argument(
-        "--format", default="svg,mmd", metavar="LIST", help=_("comma list of svg, png, mmd (default: svg,mmd)")
+        "--format", default="svg,mmd", metavar="LIST", help=_("comma list of svg, png, pdf, mmd (default: svg,mmd)")
     )
     p.add_argument(
         "--rules", action="append", metavar="FILE", help=_("a designer's data file; its kinds are drawn too")
+    )
+    p.add_argument(
+        "--dpi", type=_positive, metavar="N", help=_("PNG resolution in dots per inch (default: 96; print: 300)")
+    )
+    p.add_argument("--clauses", choices=("on", "off"), default="on", help=_("show clause IDs on labels (default: on)"))
+    p.add_argument(
+        "--style",
+        choices=("screen", "print"),
+        default="screen",
+        help=_(
+            "screen (colour) or print: black and white, every text at least 10 pt at an A4 column's width "
+            "(with one --lang)"
+        ),
+    )
+    p.add_argument(
+        "--fold",
+        metavar="LIST",
+        help=_(
+            "compound states to draw as one box listing their steps, e.g. battle; 'none' unfolds all "
+            "(default: the game flow's quick_summon,formation)"
+        ),
     )
     p.set_defaults(func=_cmd_diagrams)
 

@@ -47,27 +47,22 @@ from . import timing_map
 from .battle import GameFlow
 from .catalogue import CLAUSES
 from .chain import CounterChain
+from .diagram_style import SCREEN, Style
 from .errors import BadInput
 from .kinds import WORDS, KindSpec
 from .labels import LANGS, Labeller, Lang, Term, caption, state_term
 from .procedures import EVENTLESS_STEPS, Procedure, procedure_class
 from .ruleset import Ruleset, builtin
+from .svg_fonts import FONT, embed, embed_all
 
-FONT = "IPAexGothic"  # Debian fonts-ipaexfont-gothic: Japanese glyphs in SVG and PNG
-FORMATS = ("svg", "png", "mmd")
+FORMATS = ("svg", "png", "pdf", "mmd")
 
-# One palette (slate for structure; green, red, blue, amber for meaning).
-INK = "#1e293b"
-MUTED = "#64748b"
-LINE = "#475569"
-PAPER = "#ffffff"
-STATE_FILL = "#f8fafc"
-CLUSTER_FILL = "#f1f5f9"
-CLUSTER_LINE = "#94a3b8"
-GOOD, GOOD_FILL = "#15803d", "#dcfce7"
-BAD, BAD_FILL = "#b91c1c", "#fee2e2"
-WINDOW, WINDOW_FILL = "#1d4ed8", "#dbeafe"
-ACTIVE, ACTIVE_FILL, ACTIVE_PALE = "#b45309", "#fde68a", "#fffbeb"
+# The screen palette, by name (tests and notebooks read them); the print one is in fsm.diagram_style.
+INK, MUTED, LINE, PAPER = SCREEN.ink, SCREEN.muted, SCREEN.line, SCREEN.paper
+STATE_FILL, CLUSTER_FILL, CLUSTER_LINE = SCREEN.state_fill, SCREEN.cluster_fill, SCREEN.cluster_line
+GOOD, GOOD_FILL, BAD, BAD_FILL = SCREEN.good, SCREEN.good_fill, SCREEN.bad, SCREEN.bad_fill
+WINDOW, WINDOW_FILL = SCREEN.window, SCREEN.window_fill
+ACTIVE, ACTIVE_FILL, ACTIVE_PALE = SCREEN.active, SCREEN.active_fill, SCREEN.active_pale
 
 OR = {"ja": "または", "en": "or", "both": "or"}
 
@@ -82,7 +77,6 @@ ROLES = {
     "priority_opponent": "window",
     "priority_declarer": "window",
 }
-_COLOURS = {"": (LINE, STATE_FILL), "good": (GOOD, GOOD_FILL), "bad": (BAD, BAD_FILL), "window": (WINDOW, WINDOW_FILL)}
 
 
 # ---------------------------------------------------------------------------------- the model
@@ -95,6 +89,7 @@ class LabelledState(DiagramState):
     term: Term = field(default_factory=lambda: Term("", ""))
     role: str = ""
     stays: list[Term] = field(default_factory=list)  # events that keep the machine here
+    steps: list[Term] = field(default_factory=list)  # a folded compound state: the steps inside it
 
 
 @dataclass
@@ -119,6 +114,9 @@ class Diagram:
     title: Term
     summary: str  # one line, for the index
     rankdir: str = "LR"
+    note: Term | None = None  # printed under the title, in the diagram's language
+    folded: tuple[str, ...] = ()  # compound states drawn as one box listing their steps
+    print_folded: tuple[str, ...] | None = None  # the same on paper, if narrower (None: as on screen)
 
 
 def _class_transitions(states: Iterable[Any]) -> list[Any]:
@@ -142,20 +140,25 @@ def machine_class(machine: StateChart | type[StateChart]) -> type[StateChart]:
     return machine if isinstance(machine, type) else type(machine)
 
 
-def _labelled_action(action: DiagramAction, lab: Labeller, lang: Lang) -> DiagramAction:
+def _labelled_action(action: DiagramAction, lab: Labeller, text: Any) -> DiagramAction:
     """A state's entry or exit action in rule words."""
     if not lab.known(action.body):
         return action
-    return DiagramAction(action.type, lab.action(action.body).text(lang))
+    return DiagramAction(action.type, text(lab.action(action.body)))
 
 
 def labelled_graph(
-    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = ()
+    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = (), clauses: bool = True
 ) -> tuple[DiagramGraph, list[str]]:
     """The machine's ``DiagramGraph`` with rule terms, colour roles and ``active`` marked.
 
-    Returns the graph and the clause IDs its labels cite, in catalogue order.
+    Returns the graph and the clause IDs its labels cite, in catalogue order.  The plain-text
+    labels (``event``, ``guards``, ``actions``) carry the clause IDs unless ``clauses`` is off.
     """
+
+    def text(term: Term) -> str:
+        return term.text(lang) if clauses else term.words(lang)
+
     graph = extract(machine)
     lab = Labeller(machine)
     cited: set[str] = set(dict(lab.spec.clauses).values()) if lab.spec else set()
@@ -167,7 +170,7 @@ def labelled_graph(
         base["children"] = [convert(c) for c in state.children]
         base["is_active"] = state.id in active_ids
         # the library words a staying step with Python names; it is worded below, in rule terms
-        base["actions"] = [_labelled_action(a, lab, lang) for a in state.actions if a.type != ActionType.INTERNAL]
+        base["actions"] = [_labelled_action(a, lab, text) for a in state.actions if a.type != ActionType.INTERNAL]
         return LabelledState(**base, term=state_term(state.name), role=ROLES.get(state.id, ""))
 
     states: list[DiagramState] = [convert(s) for s in graph.states]
@@ -186,9 +189,9 @@ def labelled_graph(
         guards = [lab.guard(g) for g in t.guards]
         actions = [lab.action(str(c.func)) for c in ct.on if not c.is_convention]
         cited.update(x.clause for x in (*events, *guards, *actions) if x.clause)
-        base["event"] = event.text(lang)
-        base["guards"] = [g.text(lang) for g in guards]
-        base["actions"] = [a.text(lang) for a in actions]
+        base["event"] = text(event)
+        base["guards"] = [text(g) for g in guards]
+        base["actions"] = [text(a) for a in actions]
         target_role = by_id[t.targets[0]].role if t.targets and t.targets[0] in by_id else ""
         lt = LabelledTransition(
             **base,
@@ -205,7 +208,7 @@ def labelled_graph(
             source.stays += [Term(f"[{g.ja}]", f"[{g.en}]", g.clause) for g in guards]
             source.stays += [Term(f"/ {a.ja}", f"/ {a.en}", a.clause) for a in actions]
             # a step that stays in its state reads with its guards and what it does, as an edge would
-            said = [event.text(lang), *(f"[{g.text(lang)}]" for g in guards), *(f"/ {a.text(lang)}" for a in actions)]
+            said = [text(event), *(f"[{text(g)}]" for g in guards), *(f"/ {text(a)}" for a in actions)]
             source.actions.append(DiagramAction(ActionType.INTERNAL, " ".join(said)))
         transitions.append(lt)
     transitions = _merge_alternatives(transitions)
@@ -237,12 +240,30 @@ def _merge_alternatives(transitions: list[DiagramTransition]) -> list[DiagramTra
 
 def collapse_inactive(graph: DiagramGraph) -> DiagramGraph:
     """Fold every compound state the machine is not in into one box (the live view)."""
-    removed: set[str] = set()
+    return fold(graph, {s.id for s in _walk(graph.states) if s.children and not s.is_active})
+
+
+def fold(graph: DiagramGraph, ids: Iterable[str]) -> DiagramGraph:
+    """Draw these compound states as one box each, which lists the steps inside it."""
+    ids = set(ids)
+    box: dict[str, str] = {}  # each state drawn inside a folded box → that box
     for state in _walk(graph.states):
-        if state.children and not state.is_active:
-            removed |= {c.id for c in _walk(state.children)}
+        if state.children and state.id in ids:
+            for c in _walk(state.children):
+                box.setdefault(c.id, state.id)
+            if isinstance(state, LabelledState):
+                state.steps = [c.term for c in state.children if isinstance(c, LabelledState)]
             state.children = []
-    graph.transitions = [t for t in graph.transitions if t.source not in removed and not set(t.targets) & removed]
+    kept = []
+    for t in graph.transitions:
+        source = box.get(t.source, t.source)
+        targets = [box.get(x, x) for x in t.targets]
+        if source in targets and (t.source in box or set(t.targets) & box.keys()):
+            continue  # between the box's own steps: the box lists them
+        # A way into or out of the box from a step inside it is drawn from (to) the box itself.
+        t.source, t.targets = source, targets
+        kept.append(t)
+    graph.transitions = kept
     graph.compound_state_ids = {s.id for s in _walk(graph.states) if s.children}
     graph.bidirectional_compound_ids &= graph.compound_state_ids
     return graph
@@ -267,22 +288,26 @@ def _rows(*cells: str) -> str:
     return f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
 
 
-def _words(term: Term, lang: Lang, size: int, colour: str = INK, bold: bool = False) -> list[str]:
+def _words(term: Term, st: Style, size: int, colour: str = "", bold: bool = False) -> list[str]:
     """A term as one or two HTML lines: the Japanese in ink, the English below it in grey."""
     ja, en = escape(term.ja), escape(term.en)
-    first = ja if lang != "en" else en
-    lines = [f'<font point-size="{size}" color="{colour}">{f"<b>{first}</b>" if bold else first}</font>']
-    if lang == "both" and term.en != term.ja:
-        lines.append(f'<font point-size="{size - 2}" color="{MUTED}">{en}</font>')
+    first = ja if st.lang != "en" else en
+    ink = colour or st.palette.ink
+    lines = [f'<font point-size="{size}" color="{ink}">{f"<b>{first}</b>" if bold else first}</font>']
+    if st.lang == "both" and term.en != term.ja:
+        second = max(size - 2, st.sizes.second) if st.printed else size - 2
+        lines.append(f'<font point-size="{second}" color="{st.palette.muted}">{en}</font>')
     return lines
 
 
-def _cite(term: Term) -> str:
-    return f' <font color="{MUTED}">({escape(term.clause)})</font>' if term.clause else ""
+def _cite(term: Term, st: Style) -> str:
+    if not (term.clause and st.clauses):
+        return ""
+    return f' <font color="{st.palette.muted}">({escape(term.clause)})</font>'
 
 
-def _inline(term: Term, lang: Lang, colour: str = INK) -> str:
-    return f'<font color="{colour}">{escape(term.words(lang))}</font>{_cite(term)}'
+def _inline(term: Term, st: Style, colour: str = "") -> str:
+    return f'<font color="{colour or st.palette.ink}">{escape(term.words(st.lang))}</font>{_cite(term, st)}'
 
 
 class StyledDotRenderer(DotRenderer):
@@ -290,22 +315,24 @@ class StyledDotRenderer(DotRenderer):
 
     def __init__(
         self,
-        lang: Lang = "both",
+        style: Style | None = None,
         rankdir: str = "LR",
         live: bool = False,
         taken: Taken | None = None,
         checked: Mapping[str, bool] | None = None,
     ) -> None:
+        style = style or Style()
+        pal, size = style.palette, style.sizes
         super().__init__(
             DotRendererConfig(
                 graph_rankdir=rankdir,
                 font_name=FONT,
-                state_font_size="11",
-                transition_font_size="9",
-                state_active_fillcolor=ACTIVE_FILL,
+                state_font_size=str(size.state),
+                transition_font_size=str(size.edge),
+                state_active_fillcolor=pal.active_fill,
                 graph_attrs={
-                    "bgcolor": PAPER,
-                    "fontcolor": INK,
+                    "bgcolor": pal.paper,
+                    "fontcolor": pal.ink,
                     "labelloc": "t",
                     "labeljust": "l",
                     "nodesep": "0.2" if live else "0.25",
@@ -313,11 +340,12 @@ class StyledDotRenderer(DotRenderer):
                     "pad": "0.15",
                     "splines": "spline",
                 },
-                node_attrs={"color": LINE, "fontcolor": INK},
-                edge_attrs={"color": LINE, "fontcolor": INK, "arrowsize": "0.7", "penwidth": "1.2"},
+                node_attrs={"color": pal.line, "fontcolor": pal.ink},
+                edge_attrs={"color": pal.line, "fontcolor": pal.ink, "arrowsize": "0.7", "penwidth": "1.2"},
             )
         )
-        self.lang = lang
+        self.style = style
+        self.lang = style.lang
         self.live = live  # the notebook view: labels without clause IDs and actions, tighter
         self.taken = taken  # the transition just taken, drawn thick in amber
         self.checked = dict(checked or {})  # at a recheck: guard name → did it hold
@@ -330,21 +358,36 @@ class StyledDotRenderer(DotRenderer):
 
     def _create_initial_node(self, node_id: str) -> pydot.Node:
         node = super()._create_initial_node(node_id)
-        node.set("fillcolor", INK)
-        node.set("color", INK)
+        node.set("fillcolor", self.style.palette.ink)
+        node.set("color", self.style.palette.ink)
         return node
+
+    def _render_initial_arrow(
+        self, initial_state: DiagramState, parent_graph: pydot.Dot | pydot.Subgraph, atomic_subgraph: pydot.Subgraph
+    ) -> bool:
+        # A compound state's start inside another one needs no marker of its own: edges into
+        # the outer state already go to the inner one's first step, where its own marker is.
+        if initial_state.children and not isinstance(parent_graph, pydot.Dot):
+            return False
+        return super()._render_initial_arrow(initial_state, parent_graph, atomic_subgraph)
 
     def _create_atomic_node(self, state: DiagramState) -> pydot.Node:
         assert isinstance(state, LabelledState)
-        colour, fill = _COLOURS[state.role]
-        cells = _words(state.term, self.lang, 11, bold=True)
+        st, pal = self.style, self.style.palette
+        colour, fill = pal.role(state.role)
+        cells = _words(state.term, st, st.sizes.state, bold=True)
+        for step in state.steps if not self.live else ():  # the live view folds to save room
+            cells.append(
+                f'<font point-size="{st.sizes.small}" color="{pal.muted}">{escape(step.words(st.lang))}</font>'
+            )
         for stay in state.stays:
-            text = escape(stay.words(self.lang)) if self.live else _inline(stay, self.lang, MUTED)
-            cells.append(f'<font point-size="8" color="{MUTED}">{text}</font>')
+            text = escape(stay.words(self.lang)) if self.live else _inline(stay, st, pal.muted)
+            cells.append(f'<font point-size="{st.sizes.small}" color="{pal.muted}">{text}</font>')
         style = "rounded,filled" + (",dashed" if state.role == "bad" else "")
-        penwidth = "1.5"
+        # In print a resolution is told by a heavier border, not by its green.
+        penwidth = "2.5" if st.printed and state.role == "good" else "1.5"
         if state.is_active:
-            colour, fill, penwidth = ACTIVE, ACTIVE_FILL, "3"
+            colour, fill, penwidth = pal.active, pal.active_fill, "3"
         return pydot.Node(
             state.id,
             label=f"<{_rows(*cells)}>",
@@ -359,10 +402,11 @@ class StyledDotRenderer(DotRenderer):
 
     def _create_compound_subgraph(self, state: DiagramState) -> pydot.Subgraph:
         assert isinstance(state, LabelledState)
+        pal = self.style.palette
         colour, fill, penwidth = (
-            (ACTIVE, ACTIVE_PALE, "2.5") if state.is_active else (CLUSTER_LINE, CLUSTER_FILL, "1.2")
+            (pal.active, pal.active_pale, "2.5") if state.is_active else (pal.cluster_line, pal.cluster_fill, "1.2")
         )
-        cells = _words(state.term, self.lang, 11, bold=True)
+        cells = _words(state.term, self.style, self.style.sizes.state, bold=True)
         return pydot.Subgraph(
             graph_name=f"cluster_{state.id}",
             label=f"<{_rows(*cells)}>",
@@ -377,7 +421,8 @@ class StyledDotRenderer(DotRenderer):
 
     def _create_edges(self, transition: DiagramTransition) -> list[pydot.Edge]:
         assert isinstance(transition, LabelledTransition)
-        colour = {"good": GOOD, "bad": BAD}.get(transition.role, LINE)
+        pal = self.style.palette
+        colour = {"good": pal.good, "bad": pal.bad}.get(transition.role, pal.line)
         taken = self._is_taken(transition)
         edges = []
         for i, target in enumerate(transition.targets or [None]):
@@ -402,9 +447,9 @@ class StyledDotRenderer(DotRenderer):
                     dst,
                     **text,
                     minlen=2 if extra.keys() & {"ltail", "lhead"} else 1,
-                    color=ACTIVE if taken else colour,
+                    color=pal.active if taken else colour,
                     style="dashed" if transition.role == "bad" and not taken else "solid",
-                    penwidth="3.5" if taken else "1.6" if transition.role else "1.2",
+                    penwidth="3.5" if taken else ("2.2" if self.style.printed else "1.6") if transition.role else "1.2",
                     **extra,
                 )
             )
@@ -447,25 +492,28 @@ class StyledDotRenderer(DotRenderer):
             self._exit_leaf[state.id] = ends[-1] if ends else leaf.id
         return super().render(graph)
 
+    def _or(self, index: int, t: LabelledTransition) -> str:
+        return f"{OR[self.lang]} " if index and t.alternatives else ""
+
     def _checked_guard(self, gid: str, text: str, ink: str) -> str:
         """A guard as the recheck found it: ○ held, × failed (bold red), a fizzle reason in red when it applied."""
+        pal = self.style.palette
         name = gid.removeprefix("!")
         if name not in self.checked:
             return f'<font color="{ink}">{text}</font>'
         failed = not self.checked[name]
         if gid.startswith("!"):  # a fizzle reason: it applies exactly when the check failed
-            return f'<b><font color="{BAD}">● {text}</font></b>' if failed else f'<font color="{MUTED}">{text}</font>'
+            applied = f'<b><font color="{pal.bad}">● {text}</font></b>'
+            return applied if failed else f'<font color="{pal.muted}">{text}</font>'
         if failed:
-            return f'<b><font color="{BAD}">× {text}</font></b>'
-        return f'<font color="{GOOD}">○ {text}</font>'
-
-    def _or(self, index: int, t: LabelledTransition) -> str:
-        return f"{OR[self.lang]} " if index and t.alternatives else ""
+            return f'<b><font color="{pal.bad}">× {text}</font></b>'
+        return f'<font color="{pal.good}">○ {text}</font>'
 
     def _edge_label(self, t: LabelledTransition, colour: str) -> str:
         if t.event_term is None:
             return ""
-        ink = colour if colour != LINE else INK
+        st, pal = self.style, self.style.palette
+        ink = colour if colour != pal.line else pal.ink
         if self.live:
             event = f'<b><font color="{ink}">{escape(t.event_term.words(self.lang))}</font></b>'
             guards = [
@@ -473,28 +521,35 @@ class StyledDotRenderer(DotRenderer):
                 for i, (gid, g) in enumerate(zip(t.guard_ids, t.guard_terms, strict=True))
             ]
             return f"<{_rows(event, *guards)}>"
-        lines = [f"<b>{_inline(t.event_term, self.lang, ink)}</b>"]
-        lines += [f"{self._or(i, t)}&#91;{_inline(g, self.lang, ink)}&#93;" for i, g in enumerate(t.guard_terms)]
-        lines += [f'<font color="{MUTED}">/</font> {_inline(a, self.lang)}' for a in t.action_terms]
+        # In print the clauses of an edge are cited once, on a line of their own: narrower.
+        cite = Style(st.lang, False, True) if st.printed else st
+        lines = [f"<b>{_inline(t.event_term, cite, ink)}</b>"]
+        lines += [f"{self._or(i, t)}&#91;{_inline(g, cite, ink)}&#93;" for i, g in enumerate(t.guard_terms)]
+        lines += [f'<font color="{pal.muted}">/</font> {_inline(a, cite)}' for a in t.action_terms]
+        cited = dict.fromkeys(x.clause for x in (t.event_term, *t.guard_terms, *t.action_terms) if x.clause)
+        if st.printed and st.clauses and cited:
+            lines.append(f'<font color="{pal.muted}">({escape(", ".join(cited))})</font>')
         body = "".join(f'<tr><td align="left">{line}</td></tr>' for line in lines)
         return f'<<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>>'
 
 
 def _title_label(
-    title: Term, lang: Lang, rows: Sequence[tuple[Term, Term]] = (), note: str = "", size: int = 14
+    title: Term, st: Style, rows: Sequence[tuple[Term, Term]] = (), notes: Sequence[str] = (), size: int = 0
 ) -> str:
-    """The graph's heading: title, then what the kind is (a small two-column table), then a note."""
-    cells = [f"<tr><td align='left'>{c}</td></tr>" for c in _words(title, lang, size, bold=True)]
+    """The graph's heading: title, then what the kind is (a small two-column table), then notes."""
+    small, muted = st.sizes.small if st.printed else 9, st.palette.muted
+    cells = [f"<tr><td align='left'>{c}</td></tr>" for c in _words(title, st, size or st.sizes.title, bold=True)]
     if rows:
         body = "".join(
-            f'<tr><td align="left"><font point-size="9" color="{MUTED}">{escape(k.words(lang))}</font></td>'
-            f'<td align="left"><font point-size="9">{_inline(v, lang)}</font></td></tr>'
+            f'<tr><td align="left"><font point-size="{small}" color="{muted}">{escape(k.words(st.lang))}</font></td>'
+            f'<td align="left"><font point-size="{small}">{_inline(v, st)}</font></td></tr>'
             for k, v in rows
         )
-        table = f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
+        pad = 3 if st.printed else 1  # larger type needs the room between heading and value
+        table = f'<table border="0" cellborder="0" cellspacing="0" cellpadding="{pad}">{body}</table>'
         cells.append(f"<tr><td align='left'>{table}</td></tr>")
-    if note:
-        cells.append(f'<tr><td align="left"><font point-size="9" color="{MUTED}">{escape(note)}</font></td></tr>')
+    for note in notes:
+        cells.append(f'<tr><td align="left"><font point-size="{small}" color="{muted}">{escape(note)}</font></td></tr>')
     return f'<<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{"".join(cells)}</table>>'
 
 
@@ -508,41 +563,77 @@ def _stable_ids(dot_source: str) -> str:
     return _MEMORY_IDS.sub(lambda m: m.group(1) + seen.setdefault(m.group(2), str(len(seen) + 1)), dot_source)
 
 
+def _wrap(text: str, width: float) -> list[str]:
+    """Break a note into lines about ``width`` full-width characters long (Latin letters count half)."""
+    lines, line, used = [], "", 0.0
+    for word in re.findall(r"\S+\s*|\s+", text) if " " in text else list(text):
+        size = sum(1.0 if ord(ch) > 0x2E7F else 0.55 for ch in word)
+        if line and used + size > width:
+            lines.append(line.rstrip())
+            line, used = "", 0.0
+        line, used = line + word, used + size
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
 def dot_source(
     machine: type[StateChart],
-    lang: Lang = "both",
+    lang: Lang | Style = "both",
     active: Iterable[Any] = (),
     live: bool = False,
     taken: Taken | None = None,
     checked: Mapping[str, bool] | None = None,
+    fold_states: Iterable[str] | None = None,
 ) -> tuple[str, list[str]]:
     """The styled DOT source of a machine, and the clause IDs it cites.
 
-    ``taken`` (states left, event, states entered) marks the transition just taken; ``checked``
-    (guard name → held) marks what a recheck found.
+    ``lang`` is a language or a whole :class:`~fsm.diagram_style.Style`.  ``taken`` (states left,
+    event, states entered) marks the transition just taken; ``checked`` (guard name → held) marks
+    what a recheck found.  ``fold_states`` are compound states drawn as one box listing their
+    steps (default: the machine's own choice, e.g. the battle's quick-summon and formation steps;
+    ``()`` unfolds everything).
     """
+    st = lang if isinstance(lang, Style) else Style(lang)
     diagram = describe(machine)
-    graph, cited = labelled_graph(machine, lang, active)
+    graph, cited = labelled_graph(machine, st.lang, active, st.clauses)
     graph.name = diagram.stem
     if live:
         collapse_inactive(graph)
-    dot = StyledDotRenderer(lang, diagram.rankdir, live, taken, checked).render(graph)
-    spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
-    if live:  # a small heading only: the notebook shows the rest beside it
-        heading = _title_label(diagram.title, lang, size=11)
-    elif spec is not None:  # what the kind is; its steps are the diagram itself
-        heading = _title_label(diagram.title, lang, caption(spec))
     else:
-        heading = _title_label(diagram.title, lang, note="" if lang == "ja" else diagram.summary)
+        default = diagram.print_folded if st.printed and diagram.print_folded is not None else diagram.folded
+        fold(graph, default if fold_states is None else fold_states)
+    dot = StyledDotRenderer(st, diagram.rankdir, live, taken, checked).render(graph)
+    spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
+    notes = []
+    if diagram.note:  # one line per language
+        cite = f" ({diagram.note.clause})" if st.clauses and diagram.note.clause else ""
+        notes = [diagram.note.words(one) + cite for one in (("ja", "en") if st.lang == "both" else (st.lang,))]
+    if live:  # a small heading only: the notebook shows the rest beside it
+        heading = _title_label(diagram.title, st, size=11)
+    elif spec is not None:  # what the kind is; its steps are the diagram itself
+        heading = _title_label(diagram.title, st, caption(spec))
+    else:
+        # The one-line summary is for screens; a rulebook has its own caption, and narrow columns.
+        if st.printed:
+            notes = [line for note in notes for line in _wrap(note, 32)]
+        elif st.lang != "ja":
+            notes = [diagram.summary, *notes]
+        heading = _title_label(diagram.title, st, notes=notes)
     dot.set("label", heading)
     return _stable_ids(dot.to_string()), cited
 
 
-def run_dot(source: str, fmt: str) -> bytes:
-    """Graphviz output without the version comment, so a file only changes when the diagram does."""
+def run_dot(source: str, fmt: str, dpi: int | None = None, embed_fonts: bool = True) -> bytes:
+    """Graphviz output, reproducible: no version comment; SVG with its glyphs embedded.
+
+    ``pdf`` is Graphviz's cairo PDF, which embeds the subset of every font it uses; ``dpi``
+    sets a PNG's resolution (Graphviz draws 96 dots per inch by default).
+    """
+    if dpi is not None and fmt == "png":
+        source = source.replace("{", f"{{\ndpi={int(dpi)};", 1)
     out = run_graphviz(source, fmt)
     if fmt == "svg":
-        out = _VERSION_COMMENT.sub("", out.decode("utf-8")).encode("utf-8")
+        text = _VERSION_COMMENT.sub("", out.decode("utf-8"))
+        out = (embed(text) if embed_fonts else text).encode("utf-8")
     return out
 
 
@@ -562,16 +653,18 @@ class StyledMermaidRenderer(MermaidRenderer):
             return text
         lines = [""]
         for role in sorted({r for r, _ in roles}):
-            colour, fill = _COLOURS[role]
+            colour, fill = SCREEN.role(role)
             dash = ",stroke-dasharray:5 5" if role == "bad" else ""
             lines.append(f"    classDef {role} fill:{fill},stroke:{colour},color:{INK}{dash}")
         lines += [f"    class {sid} {role}" for role, sid in roles]
         return text + "\n".join(lines) + "\n"
 
 
-def mermaid_source(machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = ()) -> str:
+def mermaid_source(
+    machine: type[StateChart], lang: Lang = "both", active: Iterable[Any] = (), clauses: bool = True
+) -> str:
     diagram = describe(machine)
-    graph, _ = labelled_graph(machine, lang, active)
+    graph, _ = labelled_graph(machine, lang, active, clauses)
     for state in _walk(graph.states):
         assert isinstance(state, LabelledState)
         state.name = state.term.words(lang)
@@ -609,10 +702,28 @@ def describe(machine: type[StateChart]) -> Diagram:
             "The main phase and the battle: quick summon, formation, speed determination, "
             "normal timings, battle end, cleanup."
         )
-        return Diagram("game_flow", machine, Term("ゲームの流れ", "game flow"), summary, "TB")
+        # The quick-summon and formation steps are listed in their boxes, so the battle's steps
+        # fit on half a page; `fsm diagrams --fold battle` folds the whole battle, --fold none nothing.
+        folded = ("quick_summon", "formation")
+        # On paper the battle is one box listing its steps: with every step's passes and chain ends
+        # drawn, it would not fit an A4 column at a readable size.
+        return Diagram(
+            "game_flow",
+            machine,
+            Term("ゲームの流れ", "game flow"),
+            summary,
+            "TB",
+            folded=folded,
+            print_folded=("battle",),
+        )
     if issubclass(machine, CounterChain):
         summary = "The [反撃] window: who may counter, two passes close it, items resolve newest first."
-        return Diagram("counter_chain", machine, Term("反撃チェーン", "counter chain"), summary, "TB")
+        note = Term(
+            "「相手」「宣言者側」は、チェーンで一番新しい項目を宣言したプレイヤーから見た立場",
+            "'opponent' and 'declarer' are relative to whoever declared the newest item on the chain",
+            "TIM-CTR-2",
+        )
+        return Diagram("counter_chain", machine, Term("反撃チェーン", "counter chain"), summary, "TB", note=note)
     name = machine.__name__
     return Diagram(re.sub(r"[^\w-]", "_", name), machine, Term(name, name), machine.__doc__ or "")
 
@@ -620,8 +731,9 @@ def describe(machine: type[StateChart]) -> Diagram:
 TIMING_MAP = Diagram(
     "timing_map",
     None,
-    Term("タイミング", "timing map"),
-    "Every timing and what it may be used as: an action at a point of the game, a counter to a kind of item.",
+    timing_map.TITLE,
+    "The timing matrix: every timing and named combination, what it may answer, and when "
+    "(as an action, a counter or by itself).",
 )
 
 
@@ -644,13 +756,21 @@ def _check(lang: str, fmt: str) -> None:
 
 
 @lru_cache(maxsize=1024)
-def _render(machine: type[StateChart], active: tuple[Any, ...], lang: Lang, fmt: str, live: bool) -> str | bytes:
+def _render(
+    machine: type[StateChart],
+    active: tuple[Any, ...],
+    style: Style,
+    fmt: str,
+    live: bool,
+    fold_states: tuple[str, ...] | None = None,
+    dpi: int | None = None,
+) -> str | bytes:
     if fmt == "mmd":
-        return mermaid_source(machine, lang, active)
-    source, _ = dot_source(machine, lang, active, live)
+        return mermaid_source(machine, style.lang, active, style.clauses)
+    source, _ = dot_source(machine, style, active, live, fold_states=fold_states)
     if fmt == "dot":
         return source
-    out = run_dot(source, fmt)
+    out = run_dot(source, fmt, dpi, embed_fonts=not live)
     return out.decode("utf-8") if fmt == "svg" else out
 
 
@@ -659,21 +779,30 @@ def render_machine(
     lang: Lang = "both",
     fmt: str = "svg",
     active: Any = None,
+    *,
+    clauses: bool = True,
+    printed: bool = False,
+    fold_states: Iterable[str] | None = None,
+    dpi: int | None = None,
 ) -> str | bytes:
-    """One machine as SVG text, PNG bytes, Mermaid (``mmd``) or DOT text.
+    """One machine as SVG text, PNG or PDF bytes, Mermaid (``mmd``) or DOT text.
 
     ``active`` is a state value or a collection of them to highlight; by default an instance
-    highlights its own current states.  Cached by (class, active states, lang, format).
+    highlights its own current states.  ``clauses`` shows clause IDs, ``printed`` uses the
+    print style (:mod:`fsm.diagram_style`), ``fold_states`` as in :func:`dot_source`, ``dpi``
+    for PNG.  Cached by all of these.
     """
     _check(lang, fmt)
     if active is None:
         active = () if isinstance(machine, type) else tuple(machine.configuration_values)
     elif isinstance(active, str) or not isinstance(active, Iterable):
         active = (active,)
-    return _render(machine_class(machine), tuple(sorted(map(str, active))), lang, fmt, False)
+    folds = None if fold_states is None else tuple(fold_states)
+    style = Style(lang, clauses, printed)
+    return _render(machine_class(machine), tuple(sorted(map(str, active))), style, fmt, False, folds, dpi)
 
 
-# ---------------------------------------------------------------------------------- live view
+# ---------------------------------------------------------------------------------- composing
 
 
 _SVG_ROOT = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
@@ -738,9 +867,18 @@ How to read them:
 - a procedure's heading says what the kind is: when it may be used, its price and when it
   is paid, how often, its targets (from `fsm/data/kinds.toml`, or the designer's file).
 
-The `.mmd` files are the same diagrams as Mermaid `stateDiagram-v2` source, for pages that
-render Mermaid. The SVGs are laid out by Graphviz 2.43 (Debian 12's, which `scripts/setup.sh`
-installs) with the IPAexGothic font; another Graphviz version may place things differently."""
+- the counter chain's "opponent" and "declarer's side" are seen from whoever declared the
+  newest item on the chain (TIM-CTR-2), as its heading says;
+- the game flow lists the quick-summon and formation steps inside their boxes;
+- the timing matrix has a row per timing and named combination and a column per point of
+  the game, grouped by when: ● used on its own, ◆ as a counter, ○ by itself; a clause is
+  shown in a cell where it is not the row's own.
+
+The `.mmd` files are the same diagrams as Mermaid source, for pages that render Mermaid. The
+SVGs are laid out by Graphviz 2.43 (Debian 12's, which `scripts/setup.sh` installs) with the
+IPAexGothic font, whose glyphs each SVG embeds; another Graphviz version may place things
+differently.  For print: `python -m fsm diagrams --style print --lang ja --clauses off
+--format pdf,png --dpi 300 --out DIR`."""
 
 
 def _readme(entries: Sequence[tuple[Diagram, list[str]]], formats: Sequence[str], lang: Lang) -> str:
@@ -781,6 +919,11 @@ def _readme(entries: Sequence[tuple[Diagram, list[str]]], formats: Sequence[str]
     return "\n".join(lines) + "\n"
 
 
+def parse_folds(text: str) -> tuple[str, ...]:
+    """``--fold battle,formation`` as state IDs; ``none`` (or nothing) unfolds every state."""
+    return tuple(s.strip() for s in text.split(",") if s.strip() not in ("", "none"))
+
+
 def parse_formats(text: str) -> tuple[str, ...]:
     formats = tuple(dict.fromkeys(f.strip() for f in text.split(",") if f.strip()))
     for f in formats:
@@ -796,11 +939,17 @@ def write_all(
     lang: Lang = "both",
     formats: Sequence[str] = ("svg", "mmd"),
     rules: Ruleset | None = None,
+    *,
+    clauses: bool = True,
+    printed: bool = False,
+    dpi: int | None = None,
+    fold_states: Iterable[str] | None = None,
 ) -> list[Path]:
     """Write every machine's diagram and the index ``README.md`` into ``out``.
 
-    Files this command wrote before that it no longer writes (a kind was removed) are deleted,
-    but only from a folder whose README.md it generated.
+    ``clauses``, ``printed`` (the print style), ``dpi`` (PNG) and ``fold_states`` are as in
+    :func:`render_machine`.  Files this command wrote before that it no longer writes (a kind
+    was removed) are deleted, but only from a folder whose README.md it generated.
     """
     for f in formats:
         _check(lang, f)
@@ -811,23 +960,37 @@ def write_all(
     rules = rules or builtin()
     diagrams.append(TIMING_MAP)
 
+    style = Style(lang, clauses, printed)
+    folds = None if fold_states is None else tuple(fold_states)
+    compound = sorted({s.id for d in diagrams if d.machine for s in _class_states(d.machine.states) if s.states})
+    for name in folds or ():
+        if name not in compound:
+            raise BadInput(f"{name!r} is not a compound state; use one of: {', '.join(compound)}, or none", "--fold")
+
     def one(d: Diagram) -> tuple[list[tuple[Path, bytes]], list[str]]:
         files: list[tuple[Path, bytes]] = []
         if d.machine is None:
-            colours = {"paper": PAPER, "line": LINE, "muted": MUTED, "window": WINDOW_FILL, "state": STATE_FILL}
-            source = timing_map.dot_source(rules, lang, FONT, colours)
+            source = timing_map.dot_source(rules, style, FONT)
             mermaid = timing_map.mermaid_source(rules, lang)
-            cited = list(dict.fromkeys(t.clause for t in rules.timings.values()))
+            cited = list(
+                dict.fromkeys(
+                    [t.clause for t in rules.timings.values()] + [c.clause for c in rules.combinations.values()]
+                )
+            )
         else:
-            source, cited = dot_source(d.machine, lang)
-            mermaid = mermaid_source(d.machine, lang)
-        for fmt in formats:
-            data = mermaid.encode("utf-8") if fmt == "mmd" else run_dot(source, fmt)
+            source, cited = dot_source(d.machine, style, fold_states=folds)
+            mermaid = mermaid_source(d.machine, lang, clauses=clauses)
+        for fmt in formats:  # SVGs get their glyphs below, all at once
+            data = mermaid.encode("utf-8") if fmt == "mmd" else run_dot(source, fmt, dpi, embed_fonts=False)
             files.append((out / f"{d.stem}.{fmt}", data))
         return files, cited
 
     with ThreadPoolExecutor(max_workers=8) as pool:  # each render is a `dot` process
         results = list(pool.map(one, diagrams))
+    svgs = [(files, i) for files, _ in results for i, (path, _) in enumerate(files) if path.suffix == ".svg"]
+    embedded = embed_all([files[i][1].decode("utf-8") for files, i in svgs])
+    for (files, i), svg in zip(svgs, embedded, strict=True):
+        files[i] = (files[i][0], svg.encode("utf-8"))
     readme = out / "README.md"
     written = [path for files, _ in results for path, _ in files] + [readme]
     if readme.exists() and README_MARK in readme.read_text(encoding="utf-8"):

@@ -2,10 +2,12 @@
 # Install everything this project needs; safe to run again and again.
 #
 #   scripts/setup.sh lab    system packages for the notebooks + .venv
+#   scripts/setup.sh docs   the same (the site needs Graphviz and the Japanese font too)
 #   scripts/setup.sh test   the same, plus Chromium for the browser tests
 #
 # System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, and for
-# `test` chromium; python3/python3-venv when no usable Python 3.11+ venv exists.
+# `test` chromium and poppler-utils; python3/python3-venv when no usable Python 3.11+
+# venv exists.
 # As root they are installed with apt-get; otherwise the exact command is printed.
 set -euo pipefail
 
@@ -13,9 +15,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 mode="${1:-test}"
 case "$mode" in
-  lab | test) ;;
+  lab | docs | test) ;;
   *)
-    echo "usage: $0 lab|test" >&2
+    echo "usage: $0 lab|docs|test" >&2
     exit 2
     ;;
 esac
@@ -47,6 +49,11 @@ fi
 
 if [[ "$mode" == test ]] && ! [[ -x /usr/bin/chromium ]] && ! command -v chromium >/dev/null 2>&1; then
   missing+=(chromium)
+fi
+
+# pdffonts: the test that every font of a diagram's PDF is embedded.
+if [[ "$mode" == test ]] && ! command -v pdffonts >/dev/null 2>&1; then
+  missing+=(poppler-utils)
 fi
 
 PY=""
@@ -101,10 +108,13 @@ fi
 # The notebooks need the package and JupyterLab; only the tests need the test tools ([test]).
 if [[ "$mode" == test ]]; then
   target='.[test]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "pytest", "playwright")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "pytest", "playwright")'
+elif [[ "$mode" == docs ]]; then
+  target='.[docs]'
+  need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser")'
 else
   target='.'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel", "fontTools")'
 fi
 stamp=.venv/.fsm-setup-stamp
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"

@@ -129,3 +129,19 @@ def pass_until(game: Game, done: Any, limit: int = 40) -> None:
 def at_own_normal_timing(player: str) -> Any:
     """``pass_until`` target: ``player``'s normal timing with no window open."""
     return lambda g: g.flow.at("normal_timing") and g.table.priority is None and g.actor() == player
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The rulebook site, built once per test session: one Sphinx build per language, with -W."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path_factory.mktemp("site")
+    repo = Path(__file__).resolve().parents[1]
+    run = subprocess.run(
+        [sys.executable, str(repo / "docs" / "site" / "build.py"), str(out)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, f"the site does not build with -W:\n{run.stdout}\n{run.stderr[-6000:]}"
+    return out

@@ -168,13 +168,13 @@ def test_designer_kinds_appear_in_the_generated_diagrams(tmp_path: Path) -> None
 
 
 def test_tim_1_designer_timing_appears_in_the_generated_timing_map(tmp_path: Path) -> None:
-    """TIM-1: a timing declared only in a data file is drawn on the timing map, answering equips."""
+    """TIM-1: a timing declared only in a data file is a row of the timing matrix, answering equips."""
     from fsm.diagrams import write_all
 
     write_all(tmp_path, formats=("svg", "mmd"), rules=builtin().extend(EQUIP))
     mermaid = (tmp_path / "timing_map.mmd").read_text(encoding="utf-8")
     line = next(x for x in mermaid.splitlines() if "反撃：イクイップ限定" in x)
-    assert "イクイップに反撃" in line
+    assert "◆ 速攻召喚 quick summon: 装備に an equip" in line  # a counter to an equip, in the quick summon
     assert "反撃：イクイップ限定" in (tmp_path / "timing_map.svg").read_text(encoding="utf-8")
     write_all(tmp_path / "builtin", formats=("mmd",))
     assert "イクイップ限定" not in (tmp_path / "builtin" / "timing_map.mmd").read_text(encoding="utf-8")
