@@ -258,18 +258,20 @@ class ClauseCatalogue(_FsmDirective):
             if not c.id.startswith(prefix):
                 continue
             box = nodes.container(classes=["fsm-clause-entry"], ids=[] if brief else [c.id])
+            # the Japanese site reads the catalogue's own Japanese wording (fsm/data/clauses.toml)
+            title, text, variant = c.title_in(lang), c.text_in(lang), c.variant_in(lang)
             if brief:
-                box += nodes.paragraph("", "", clause_ref(c.id), nodes.Text("  "), nodes.strong(text=c.title))
+                box += nodes.paragraph("", "", clause_ref(c.id), nodes.Text("  "), nodes.strong(text=title))
             else:
                 std.note_object("clause", c.id, c.id, location=(self.env.docname, self.lineno))  # type: ignore[attr-defined]
-                box += nodes.paragraph("", "", nodes.strong(text=c.id), nodes.Text(f"  {c.title}"))
+                box += nodes.paragraph("", "", nodes.strong(text=c.id), nodes.Text(f"  {title}"))
             if c.ja:
                 box += nodes.paragraph(
                     "", "", nodes.emphasis(text=word("terms", lang) + ": "), nodes.Text("・".join(c.ja))
                 )
-            box += nodes.paragraph(text=c.text)
-            if c.variant:
-                box += nodes.paragraph("", "", nodes.emphasis(text=word("variant", lang) + ": "), nodes.Text(c.variant))
+            box += nodes.paragraph(text=text)
+            if variant:
+                box += nodes.paragraph("", "", nodes.emphasis(text=word("variant", lang) + ": "), nodes.Text(variant))
             for kind, key in (("diagram", "diagrams"), ("scenario", "scenarios")):
                 box += fsm_backlinks(key=f"clause:{c.id}", kind=kind, heading=word(key, lang) + ":")
             out.append(box)
