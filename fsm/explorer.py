@@ -39,7 +39,12 @@ from .errors import BadInput
 from .model import Table
 from .variants import BY_NAME, Variants, parse_assignment
 
-DEFAULT_DEPTH = 12
+#: No depth bound by default: lines are played until they end, or until the budget of
+#: tables runs out (then the report says so, and what it cut).
+DEFAULT_DEPTH: int | None = None
+DEFAULT_BUDGET = 200_000
+#: How many of the cut lines a report keeps as examples.
+CUT_EXAMPLES = 5
 
 #: A line of play, stored as a linked list (move text, previous node) so that lines that
 #: share a beginning share its storage.
@@ -92,13 +97,15 @@ class Report:
 
     source: str
     position: str  # start | end | table
-    depth: int
+    depth: int | None  # None: no depth bound
     variants: dict[str, Any]
+    budget: int | None = None  # at most this many tables (None: no budget)
     states: int = 0  # distinct tables visited, the start included
     moves: int = 0  # moves played
     revisits: int = 0  # moves that reached a table already visited (transpositions, cycles)
     ended: int = 0  # distinct tables where play ended
-    cut: int = 0  # distinct tables at the depth bound where play had not ended
+    cut: int = 0  # distinct tables where play had not ended when the depth bound or the budget stopped it
+    cut_lines: list[tuple[str, ...]] = field(default_factory=list)  # a few of those lines, as examples
     dead_ends: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (where, line)
     errors: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (engine error, line)
     longest_chain: int = 0
@@ -109,8 +116,22 @@ class Report:
 
     @property
     def complete(self) -> bool:
-        """Every line ended (or dead-ended) within the depth bound."""
+        """Every line ended (or dead-ended) within the depth bound and the budget."""
         return self.cut == 0
+
+    @property
+    def cut_by(self) -> str | None:
+        """What stopped the lines that did not end: ``"budget"``, ``"depth"`` or None (none did)."""
+        if self.complete:
+            return None
+        return "budget" if self.truncated else "depth"
+
+    def cut_reason(self) -> str:
+        """The cut in words: ``"1,204 lines cut by the budget of 3,000 tables"``."""
+        if self.complete:
+            return "complete: every line ended"
+        why = f"the budget of {self.budget:,} tables" if self.truncated else f"the depth bound of {self.depth} moves"
+        return f"{self.cut:,} line{'s' if self.cut != 1 else ''} cut by {why}"
 
     @property
     def distinct(self) -> int:
@@ -141,6 +162,7 @@ class Report:
             "source": self.source,
             "position": self.position,
             "depth": self.depth,
+            "budget": self.budget,
             "variants": self.variants,
             "states": self.states,
             "moves": self.moves,
@@ -149,6 +171,8 @@ class Report:
             "cut": self.cut,
             "complete": self.complete,
             "truncated": self.truncated,
+            "cut_by": self.cut_by,
+            "cut_lines": [list(line) for line in self.cut_lines],
             "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
             "errors": [{"error": e, "line": list(line)} for e, line in self.errors],
             "longest_chain": self.longest_chain,
@@ -208,26 +232,30 @@ class _Judge:
 
 def explore(
     game: Game,
-    depth: int = DEFAULT_DEPTH,
+    depth: int | None = DEFAULT_DEPTH,
     *,
     dedup: bool = True,
-    max_states: int | None = None,
+    max_states: int | None = DEFAULT_BUDGET,
     source: str = "<table>",
     position: str = "table",
 ) -> Report:
     """Every legal line of play from the game's current table, up to ``depth`` moves.
 
-    The game is left exactly as it was found.  With ``dedup=False`` every line is played
-    out separately (a plain tree search; only useful to measure what deduplication saves).
-    ``max_states`` stops early once that many tables were visited (``Report.truncated``).
+    ``depth=None`` (the default) plays every line until it ends.  ``max_states`` is the
+    budget: exploring stops once that many tables were visited (``Report.truncated``;
+    None: no budget).  The game is left exactly as it was found.  With ``dedup=False``
+    every line is played out separately (a plain tree search; only useful to measure what
+    deduplication saves).
     """
-    if depth < 0:
+    if depth is not None and depth < 0:
         raise BadInput(f"depth must be 0 or more, not {depth}")
+    if max_states is not None and max_states < 1:
+        raise BadInput(f"the budget (--max-states) must be 1 or more tables, not {max_states}")
     began = time.perf_counter()
     saved = game.snapshot()
     root = game.table.copy()
     judge = _Judge(game, root)
-    report = Report(source, position, depth, dict(game.variants.changed()))
+    report = Report(source, position, depth, dict(game.variants.changed()), budget=max_states)
     log_length = len(game.log)
 
     def digest(t: Table) -> int:
@@ -242,7 +270,9 @@ def explore(
     else:
         frontier.append((root, None))
     try:
-        for _ in range(depth):
+        level = 0
+        while frontier and (depth is None or level < depth):
+            level += 1
             following: list[tuple[Table, Line]] = []
             for n, (table, line) in enumerate(frontier):
                 if max_states is not None and report.states >= max_states:
@@ -282,9 +312,10 @@ def explore(
                     else:
                         following.append((child, node))
             frontier = following
-            if report.truncated or not frontier:
+            if report.truncated:
                 break
         report.cut = len(frontier)
+        report.cut_lines = [_moves(line) for _, line in frontier[:CUT_EXAMPLES]]
     finally:
         game.restore(saved)
     report.seconds = time.perf_counter() - began
@@ -335,9 +366,9 @@ def explore_file(
     *,
     position: str = "start",
     variants: Mapping[str, Any] | None = None,
-    depth: int = DEFAULT_DEPTH,
+    depth: int | None = DEFAULT_DEPTH,
     dedup: bool = True,
-    max_states: int | None = None,
+    max_states: int | None = DEFAULT_BUDGET,
 ) -> Report:
     """Explore a scenario file from its start (before its moves) or its end (after them)."""
     game = _game_at(path, position, variants or {})
@@ -346,7 +377,13 @@ def explore_file(
 
 @dataclass
 class Comparison:
-    """The same position explored under two sets of rule variants."""
+    """The same position explored under two sets of rule variants.
+
+    Only complete lines are compared: an ending seen on one side and missing on the other
+    is a *difference* only if the side that lacks it explored every line to its end.  If
+    that side was cut (by the depth bound or the budget), the ending may simply lie beyond
+    the cut; it is listed under :meth:`unsettled` instead, with what cut it.
+    """
 
     setting: dict[str, Any]
     base: Report
@@ -354,14 +391,29 @@ class Comparison:
 
     @property
     def only_base(self) -> list[Ending]:
+        """Endings seen as is and not with the setting (whether or not that side was cut)."""
         return [e for k, e in self.base.endings.items() if k not in self.other.endings]
 
     @property
     def only_other(self) -> list[Ending]:
+        """Endings seen with the setting and not as is (whether or not that side was cut)."""
         return [e for k, e in self.other.endings.items() if k not in self.base.endings]
 
+    @property
+    def complete(self) -> bool:
+        return self.base.complete and self.other.complete
+
+    def _change(self) -> str:
+        return ", ".join(f"{k}={_word(v)}" for k, v in self.setting.items())
+
     def metric_changes(self) -> list[str]:
-        """The numbers that differ (tables visited, endings, dead ends ...)."""
+        """The numbers that differ (tables visited, endings, dead ends ...).
+
+        Empty unless both sides are complete: the counts of a cut exploration say where the
+        cut fell, not what the rules allow.
+        """
+        if not self.complete:
+            return []
         out = []
         for label, attr in _METRICS:
             a, b = getattr(self.base, attr), getattr(self.other, attr)
@@ -370,26 +422,55 @@ class Comparison:
         return out
 
     def outcome_changes(self) -> list[str]:
-        """What can happen under one setting and not under the other, in plain English."""
-        change = ", ".join(f"{k}={_word(v)}" for k, v in self.setting.items())
+        """What can happen under one setting and not under the other, in plain English.
+
+        Only what the side lacking it could not reach with every line played to its end.
+        """
+        change = self._change()
         out = []
         a_set, b_set = self.base.outcome_set(), self.other.outcome_set()
-        out += [f"only with {change}: {r}" for r in sorted(b_set - a_set)]
-        out += [f"only without {change}: {r}" for r in sorted(a_set - b_set)]
-        out += [f"ending only with {change}: {e.describe()}" for e in self.only_other]
-        out += [f"ending only without {change}: {e.describe()}" for e in self.only_base]
+        if self.base.complete:
+            out += [f"only with {change}: {r}" for r in sorted(b_set - a_set)]
+        if self.other.complete:
+            out += [f"only without {change}: {r}" for r in sorted(a_set - b_set)]
+        if self.base.complete:
+            out += [f"ending only with {change}: {e.describe()}" for e in self.only_other]
+        if self.other.complete:
+            out += [f"ending only without {change}: {e.describe()}" for e in self.only_base]
+        return out
+
+    def unsettled(self) -> list[str]:
+        """Endings seen on one side only, where the other side was cut: not differences (yet)."""
+        change = self._change()
+        out = []
+        if not self.base.complete:
+            out += [f"seen only with {change}: {e.describe()}" for e in self.only_other]
+        if not self.other.complete:
+            out += [f"seen only without {change}: {e.describe()}" for e in self.only_base]
+        return out
+
+    def cuts(self) -> list[str]:
+        """What the depth bound or the budget cut, per side (empty when both are complete)."""
+        out = []
+        for label, r in (("as is", self.base), (self._change(), self.other)):
+            if not r.complete:
+                out.append(f"{label}: {r.cut_reason()}")
+                out += [f"    e.g. {' · '.join(line) or '(the start)'}" for line in r.cut_lines]
         return out
 
     def differences(self) -> list[str]:
-        """Everything that differs (empty if nothing does)."""
+        """Everything that differs between complete lines (empty if nothing does)."""
         return self.metric_changes() + self.outcome_changes()
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "setting": self.setting,
+            "complete": self.complete,
             "base": self.base.as_dict(),
             "other": self.other.as_dict(),
             "differences": self.differences(),
+            "unsettled": self.unsettled(),
+            "cuts": self.cuts(),
         }
 
 
@@ -400,7 +481,7 @@ _METRICS = (
     ("distinct endings", "distinct"),
     ("dead ends", "dead_end_count"),
     ("engine errors", "error_count"),
-    ("cut at the depth bound", "cut"),
+    ("lines cut", "cut"),
     ("longest chain", "longest_chain"),
 )
 
@@ -411,8 +492,8 @@ def compare(
     *,
     position: str = "start",
     variants: Mapping[str, Any] | None = None,
-    depth: int = DEFAULT_DEPTH,
-    max_states: int | None = None,
+    depth: int | None = DEFAULT_DEPTH,
+    max_states: int | None = DEFAULT_BUDGET,
 ) -> Comparison:
     """Explore a scenario twice: as it is (plus ``variants``), and with ``setting`` changed too."""
     base = explore_file(path, position=position, variants=variants, depth=depth, max_states=max_states)
@@ -435,18 +516,11 @@ def format_report(report: Report, lines: int = 20) -> str:
     """A summary a person can read: the numbers, then one row per distinct ending."""
     variants = ", ".join(f"{k}={_word(v)}" for k, v in report.variants.items()) or "defaults"
     out = [
-        f"explore {report.source} ({report.position}, depth {report.depth}, variants: {variants})",
+        f"explore {report.source} ({report.position}, {_bounds(report)}, variants: {variants})",
         f"  states visited   {report.states:>8,}   (moves played {report.moves:,}, revisits {report.revisits:,})",
         f"  end tables       {report.ended:>8,}   ({len(report.endings)} distinct endings)",
         f"  dead ends        {len(report.dead_ends):>8,}",
-        f"  cut at depth     {report.cut:>8,}   "
-        + (
-            "(complete: every line ended)"
-            if report.complete
-            else "(stopped at --max-states)"
-            if report.truncated
-            else "(raise --depth to see further)"
-        ),
+        f"  lines cut        {report.cut:>8,}   ({report.cut_reason()}{_HINT[report.cut_by]})",
         f"  longest chain    {report.longest_chain:>8,}"
         + (f"   e.g. {' · '.join(report.longest_chain_line)}" if report.longest_chain_line else ""),
         f"  time             {report.seconds:>8.3f} s ({report.rate:,.0f} states/s)",
@@ -469,30 +543,45 @@ def format_report(report: Report, lines: int = 20) -> str:
 
 
 def format_comparison(cmp: Comparison) -> str:
-    change = ", ".join(f"{k}={_word(v)}" for k, v in cmp.setting.items())
+    change = cmp._change()
     width = max(len(label) for label, _ in _METRICS)
     out = [
-        f"compare {cmp.base.source} ({cmp.base.position}, depth {cmp.base.depth}): as is vs. {change}",
+        f"compare {cmp.base.source} ({cmp.base.position}, {_bounds(cmp.base)}): as is vs. {change}",
         f"  {'':<{width}}  {'as is':>10}  {change}",
     ]
     for label, attr in _METRICS:
         out.append(f"  {label:<{width}}  {_word(getattr(cmp.base, attr)):>10}  {_word(getattr(cmp.other, attr))}")
     changes = cmp.outcome_changes()
     out.append("")
-    for label, r in (("as is", cmp.base), (change, cmp.other)):
-        if not r.complete:
-            out.append(
-                f"caution: {r.cut:,} lines were cut at depth {r.depth} ({label}); an ending missing on that "
-                "side may only lie deeper (raise --depth)."
-            )
     if changes:
-        out.append("what can happen differently:")
+        out.append("what can happen differently (between complete lines):")
         out += [f"  - {c}" for c in changes]
     elif cmp.metric_changes():
         out.append("the same endings are reachable; only the number of ways there differs.")
-    else:
+    elif cmp.complete:
         out.append("no difference.")
+    else:
+        out.append("no difference between complete lines.")
+    if cmp.cuts():
+        out.append("")
+        out.append("cut (not compared: an ending missing on a cut side may lie beyond the cut):")
+        out += [f"  {c}" for c in cmp.cuts()]
+        unsettled = cmp.unsettled()
+        if unsettled:
+            out.append(f"seen on one side only, the other side cut ({len(unsettled)}; raise --depth or --max-states):")
+            out += [f"  - {u}" for u in unsettled[:10]]
+            if len(unsettled) > 10:
+                out.append(f"  ... and {len(unsettled) - 10} more (--json lists them all)")
     return "\n".join(out)
+
+
+_HINT = {None: "", "budget": "; raise --max-states", "depth": "; raise --depth"}
+
+
+def _bounds(report: Report) -> str:
+    depth = "no depth bound" if report.depth is None else f"depth {report.depth}"
+    budget = "no budget" if report.budget is None else f"budget {report.budget:,} tables"
+    return f"{depth}, {budget}"
 
 
 def parse_settings(texts: Iterable[str]) -> dict[str, Any]:

@@ -220,3 +220,44 @@ def test_fsm_explore_command_line_json_and_exit_codes() -> None:
     assert out.returncode == 0 and "as is" in out.stdout
     out = run("scenarios/action_fizzles_after_counter.yaml", "--variant", "speed_tie=coin")
     assert out.returncode == 2 and "speed_tie" in out.stderr
+
+
+# ---------------------------------------------------------------- honest comparisons (issue 16)
+def test_compare_counts_only_complete_lines_an_ending_beyond_the_cut_is_unsettled() -> None:
+    """TIM-CTR-3 (variant): at depth 4 the variant's longer lines are cut, so endings the
+    variant has not reached yet are *unsettled*, not differences; explored to the end, the
+    variant reaches them all (the same comparison with no depth bound shows no outcome change)."""
+    path = SCENARIOS / "action_fizzles_after_counter.yaml"
+    cut = compare(path, {"counters_between_resolutions": True}, depth=4)
+    assert not cut.other.complete and cut.other.cut_by == "depth"
+    assert cut.only_base  # seen as is, not (yet) with the variant
+    assert cut.outcome_changes() == [] and cut.metric_changes() == []
+    assert len(cut.unsettled()) == len(cut.only_base)
+    assert cut.cuts()[0].startswith("as is:") and "depth bound of 4 moves" in " ".join(cut.cuts())
+    text = format_comparison(cut)
+    assert "no difference between complete lines" in text and "seen only without" in text
+    full = compare(path, {"counters_between_resolutions": True})
+    assert full.complete and full.unsettled() == [] and full.cuts() == []
+    assert full.outcome_changes() == []  # what depth 4 showed on one side only was a cut, not a difference
+
+
+def test_explore_by_default_plays_every_line_to_its_end_or_states_the_budget() -> None:
+    """By default there is no depth bound; a budget that runs out says so, with example cut lines."""
+    path = SCENARIOS / "action_fizzles_after_counter.yaml"
+    full = explore_file(path)
+    assert full.depth is None and full.complete and full.cut_by is None
+    small = explore_file(path, max_states=10)
+    assert small.truncated and small.cut_by == "budget" and small.cut > 0
+    assert small.cut_lines and all(small.cut_lines)  # examples of lines the budget cut
+    assert "cut by the budget of 10 tables" in format_report(small)
+    assert small.as_dict()["cut_by"] == "budget" and small.as_dict()["budget"] == 10
+    with pytest.raises(BadInput, match="budget"):
+        explore_file(path, max_states=0)
+
+
+def test_compare_with_a_real_difference_between_complete_lines() -> None:
+    """FLOW-ATK (variant attack_outcome): both sides complete, so every one-sided ending is a difference."""
+    cmp = compare(SCENARIOS / "action_fizzles_after_counter.yaml", {"attack_outcome": "none"})
+    assert cmp.complete and cmp.unsettled() == []
+    assert len(cmp.outcome_changes()) >= len(cmp.only_base) + len(cmp.only_other) > 0
+    assert cmp.as_dict()["cuts"] == []
