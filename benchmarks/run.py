@@ -182,7 +182,7 @@ def bench_engine(rounds: int = 200, repeats: int = 40) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- (b) explorer
 EXPLORER_BUDGET = 10_000  # tables per scenario; a scenario that needs more is reported apart
-MEMORY_SCENARIO = "scenarios/auto_continuous.yaml"  # explores to completion in ~2k tables
+MEMORY_SCENARIO = "scenarios/cost_resolves_when_acted.yaml"  # explores to completion in ~3.8k tables
 
 
 def bench_explorer(budget: int = EXPLORER_BUDGET) -> dict[str, Any]:
@@ -224,28 +224,46 @@ def bench_explorer(budget: int = EXPLORER_BUDGET) -> dict[str, Any]:
     }
 
 
-def _explorer_memory() -> dict[str, Any]:
-    """Peak bytes the explorer allocates, per distinct table visited (tracemalloc)."""
+def _peak(path: Path, depth: int | None, max_states: int | None) -> tuple[int, int]:
+    """(tables visited, peak bytes allocated meanwhile) of one exploration, by tracemalloc."""
     import gc
     import tracemalloc
 
     from fsm.explorer import explore_file
-    from fsm.scenario import load
 
-    load(REPO / MEMORY_SCENARIO)  # imports and caches outside the measurement
     gc.collect()
     tracemalloc.start()
     try:
-        r = explore_file(REPO / MEMORY_SCENARIO, depth=None, max_states=None)
-        _, peak = tracemalloc.get_traced_memory()
+        r = explore_file(path, depth=depth, max_states=max_states)
+        return r.states, tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    return {
-        "explorer_memory_scenario": MEMORY_SCENARIO,
-        "explorer_memory_states": r.states,
-        "explorer_peak_bytes": peak,
-        "explorer_bytes_per_table": round(peak / r.states),
-    }
+
+
+def _explorer_memory() -> dict[str, Any]:
+    """Bytes the explorer holds per distinct table visited (tracemalloc), both ways, in one run.
+
+    *Before*: breadth first, as every exploration ran until issue 16 (a whole level of tables
+    held at once; forced here by a depth bound no line reaches).  *After*: depth first, the
+    default without a depth bound (the visited digests and the current line's tables).
+    Per table: the peak of a full exploration minus the peak of one stopped halfway, over
+    the tables between — what each further table costs, without the fixed cost of a game.
+    """
+    from fsm.scenario import load
+
+    path = REPO / MEMORY_SCENARIO
+    load(path)  # imports and caches outside the measurement
+    out: dict[str, Any] = {"explorer_memory_scenario": MEMORY_SCENARIO}
+    for name, depth in (("breadth_first", 10**6), ("depth_first", None)):
+        states, peak = _peak(path, depth, None)
+        half_states, half_peak = _peak(path, depth, states // 2)
+        out["explorer_memory_states"] = states
+        out[f"explorer_{name}_peak_bytes"] = peak
+        out[f"explorer_{name}_bytes_per_table"] = round((peak - half_peak) / (states - half_states))
+    out["explorer_memory_ratio"] = round(
+        out["explorer_depth_first_bytes_per_table"] / out["explorer_breadth_first_bytes_per_table"], 3
+    )
+    return out
 
 
 # ---------------------------------------------------------------- (c) notebooks
@@ -328,8 +346,10 @@ def _report(n: dict[str, Any]) -> list[str]:
                 f"{c['states']:,} states in {c['seconds']:.1f} s ({c['states_per_s']:,}/s), {c['cut']:,} lines cut"
             )
         out.append(
-            f"    memory: {n['explorer_bytes_per_table']:,} bytes per visited table (peak {n['explorer_peak_bytes']:,} "
-            f"bytes over {n['explorer_memory_states']:,} tables of {n['explorer_memory_scenario']}, tracemalloc)"
+            f"    memory (bytes per further visited table, tracemalloc, {n['explorer_memory_states']:,} tables of "
+            f"{n['explorer_memory_scenario']}): breadth first (before) {n['explorer_breadth_first_bytes_per_table']:,} "
+            f"bytes, depth first (after) {n['explorer_depth_first_bytes_per_table']:,} bytes: "
+            f"{n['explorer_memory_ratio']:.3f}x (target ≤ 0.05x)"
         )
     if "notebooks_s" in n:
         each = ", ".join(f"{k} {v:.1f}" for k, v in n["notebooks"].items())

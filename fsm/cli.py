@@ -300,10 +300,11 @@ def _cmd_explore(args: argparse.Namespace) -> int:
     import sys
 
     from fsm.errors import BadInput
-    from fsm.explorer import compare, explore_file, format_comparison, format_report, parse_settings
+    from fsm.explorer import compare, explore_file, format_comparison, format_report, parse_memory, parse_settings
 
     try:
         settings = parse_settings(args.variant or [])
+        max_memory = parse_memory(args.max_memory) if args.max_memory else None
         if args.compare:
             cmp = compare(
                 args.file,
@@ -312,6 +313,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 variants=settings,
                 depth=args.depth,
                 max_states=args.max_states,
+                max_memory=max_memory,
             )
             print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
             reports = [cmp.base, cmp.other]
@@ -322,6 +324,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 variants=settings,
                 depth=args.depth,
                 max_states=args.max_states,
+                max_memory=max_memory,
             )
             print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
             reports = [report]
@@ -353,6 +356,11 @@ def _add_explore(sub: _SubParsers) -> None:
         type=int,
         default=200_000,
         help=_("the budget: stop after visiting this many tables, and say so (default: 200000)"),
+    )
+    p.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        help=_("stop when the process uses this much memory (500M, 2G), with a partial report that says so"),
     )
     p.add_argument(
         "--variant", action="append", metavar="NAME=VALUE", help=_("a rule variant or a preset name (repeatable)")

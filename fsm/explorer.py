@@ -28,8 +28,9 @@ NAME=VALUE] [--depth N] [--end] [--json]``.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,7 +113,9 @@ class Report:
     longest_chain_line: tuple[str, ...] = ()
     endings: dict[tuple[Any, ...], Ending] = field(default_factory=dict)
     seconds: float = 0.0
-    truncated: bool = False  # stopped at max_states before the depth bound
+    truncated: bool = False  # stopped by the budget or the memory limit (see stopped_by)
+    stopped_by: str | None = None  # "budget" (max_states) or "memory" (max_memory), else None
+    max_memory: int | None = None  # bytes
 
     @property
     def complete(self) -> bool:
@@ -124,13 +127,16 @@ class Report:
         """What stopped the lines that did not end: ``"budget"``, ``"depth"`` or None (none did)."""
         if self.complete:
             return None
-        return "budget" if self.truncated else "depth"
+        return self.stopped_by or "depth"
 
     def cut_reason(self) -> str:
         """The cut in words: ``"1,204 lines cut by the budget of 3,000 tables"``."""
         if self.complete:
             return "complete: every line ended"
-        why = f"the budget of {self.budget:,} tables" if self.truncated else f"the depth bound of {self.depth} moves"
+        why = {
+            "budget": f"the budget of {self.budget:,} tables",
+            "memory": f"the memory limit of {(self.max_memory or 0) / 2**20:,.0f} MB (a partial report)",
+        }.get(self.cut_by or "", f"the depth bound of {self.depth} moves")
         return f"{self.cut:,} line{'s' if self.cut != 1 else ''} cut by {why}"
 
     @property
@@ -172,6 +178,7 @@ class Report:
             "complete": self.complete,
             "truncated": self.truncated,
             "cut_by": self.cut_by,
+            "max_memory": self.max_memory,
             "cut_lines": [list(line) for line in self.cut_lines],
             "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
             "errors": [{"error": e, "line": list(line)} for e, line in self.errors],
@@ -236,16 +243,22 @@ def explore(
     *,
     dedup: bool = True,
     max_states: int | None = DEFAULT_BUDGET,
+    max_memory: int | None = None,
     source: str = "<table>",
     position: str = "table",
 ) -> Report:
     """Every legal line of play from the game's current table, up to ``depth`` moves.
 
-    ``depth=None`` (the default) plays every line until it ends.  ``max_states`` is the
-    budget: exploring stops once that many tables were visited (``Report.truncated``;
-    None: no budget).  The game is left exactly as it was found.  With ``dedup=False``
-    every line is played out separately (a plain tree search; only useful to measure what
-    deduplication saves).
+    ``depth=None`` (the default) plays every line until it ends, depth first: memory then
+    holds the visited digests and the tables of the current line only, not a whole level of
+    tables.  With a depth bound the search goes breadth first, so every line is cut at the
+    same depth.  Both visit the same tables and count the same moves.
+
+    ``max_states`` is the budget (None: none): exploring stops once that many tables were
+    visited.  ``max_memory`` (bytes of the process's resident memory) stops it too.  Either
+    way the report is partial and says so (``Report.stopped_by``).  The game is left exactly
+    as it was found.  With ``dedup=False`` every line is played out separately (a plain
+    tree search; only useful to measure what deduplication saves).
     """
     if depth is not None and depth < 0:
         raise BadInput(f"depth must be 0 or more, not {depth}")
@@ -253,73 +266,147 @@ def explore(
         raise BadInput(f"the budget (--max-states) must be 1 or more tables, not {max_states}")
     began = time.perf_counter()
     saved = game.snapshot()
-    root = game.table.copy()
-    judge = _Judge(game, root)
-    report = Report(source, position, depth, dict(game.variants.changed()), budget=max_states)
-    log_length = len(game.log)
-
-    def digest(t: Table) -> int:
-        return hash((t.key(), judge.results(t)))
-
-    seen: set[int] = {digest(root)}
-    report.states = 1
-    report.longest_chain = len(root.chain)
-    frontier: list[tuple[Table, Line]] = []
-    if judge.ended(root):
-        _record_ending(report, judge, root, None)
-    else:
-        frontier.append((root, None))
+    search = _Search(game, dedup, max_states, max_memory, source, position, depth)
     try:
-        level = 0
-        while frontier and (depth is None or level < depth):
-            level += 1
-            following: list[tuple[Table, Line]] = []
-            for n, (table, line) in enumerate(frontier):
-                if max_states is not None and report.states >= max_states:
-                    report.truncated = True
-                    following += frontier[n:]  # never expanded: counted with the lines cut
-                    break
-                game.table = table
-                legal = game.legal_moves()
-                if not legal:
-                    where = " / ".join(str(v) for v in game.flow.configuration_values)
-                    report.dead_ends.append((where, _moves(line)))
-                    continue
-                for move in legal:
-                    game.table = table.copy()
-                    report.moves += 1
-                    try:
-                        game.apply(move, atomic=False)  # we hold the copy: no undo snapshot needed
-                    except Exception as err:  # a legal move the engine cannot play: report, go on
-                        report.errors.append((f"{type(err).__name__}: {err}", (*_moves(line), str(move))))
-                        continue
-                    finally:
-                        del game.log[log_length:]
-                    child = game.table
-                    if dedup:
-                        key = digest(child)
-                        if key in seen:
-                            report.revisits += 1
-                            continue
-                        seen.add(key)
-                    report.states += 1
-                    node: Line = (str(move), line)
-                    if len(child.chain) > report.longest_chain:
-                        report.longest_chain = len(child.chain)
-                        report.longest_chain_line = _moves(node)
-                    if judge.ended(child):
-                        _record_ending(report, judge, child, node)
-                    else:
-                        following.append((child, node))
-            frontier = following
-            if report.truncated:
-                break
-        report.cut = len(frontier)
-        report.cut_lines = [_moves(line) for _, line in frontier[:CUT_EXAMPLES]]
+        search.run()
     finally:
         game.restore(saved)
-    report.seconds = time.perf_counter() - began
-    return report
+    search.report.seconds = time.perf_counter() - began
+    return search.report
+
+
+class _Search:
+    """One exploration: the visited digests, the counts, and the two ways to walk the lines."""
+
+    MEMORY_EVERY = 256  # tables expanded between two looks at the process's memory
+
+    def __init__(
+        self,
+        game: Game,
+        dedup: bool,
+        max_states: int | None,
+        max_memory: int | None,
+        source: str,
+        position: str,
+        depth: int | None,
+    ) -> None:
+        self.game, self.dedup, self.max_states, self.max_memory, self.depth = (
+            game, dedup, max_states, max_memory, depth
+        )  # fmt: skip
+        self.root = game.table.copy()
+        self.judge = _Judge(game, self.root)
+        self.report = Report(source, position, depth, dict(game.variants.changed()), budget=max_states)
+        self.report.max_memory = max_memory
+        self.log_length = len(game.log)
+        self.seen: set[int] = {self.digest(self.root)}
+        self.expanded = 0
+
+    def digest(self, t: Table) -> int:
+        return hash((t.key(), self.judge.results(t)))
+
+    def run(self) -> None:
+        report, root = self.report, self.root
+        report.states = 1
+        report.longest_chain = len(root.chain)
+        if self.judge.ended(root):
+            _record_ending(report, self.judge, root, None)
+            return
+        pending = self.depth_first() if self.depth is None else self.breadth_first(self.depth)
+        report.cut = len(pending)
+        report.cut_lines = [_moves(line) for _, line in pending[:CUT_EXAMPLES]]
+
+    def breadth_first(self, depth: int) -> list[tuple[Table, Line]]:
+        """Level by level; returns the tables left unexpanded (cut)."""
+        frontier: list[tuple[Table, Line]] = [(self.root, None)]
+        for _ in range(depth):
+            following: list[tuple[Table, Line]] = []
+            for n, (table, line) in enumerate(frontier):
+                if self.must_stop():
+                    return following + frontier[n:]  # never expanded: counted with the lines cut
+                following += list(self.children(table, line))
+            frontier = following
+            if not frontier:
+                break
+        return frontier
+
+    def depth_first(self) -> list[tuple[Table, Line]]:
+        """One line at a time: a stack of tables whose moves are being tried, each child made
+        only when its turn comes, so memory holds one table per move of the current line."""
+        stack: list[tuple[Table, Line, Iterator[tuple[Table, Line]]]] = []
+        table, line = self.root, None
+        while True:
+            if self.must_stop():  # the tables whose moves were not all tried are the lines cut
+                return [(t, ln) for t, ln, _ in reversed(stack)] + [(table, line)]
+            stack.append((table, line, self.children(table, line)))
+            while stack:
+                child = next(stack[-1][2], None)
+                if child is not None:
+                    table, line = child
+                    break
+                stack.pop()
+            else:
+                return []
+
+    def must_stop(self) -> bool:
+        report = self.report
+        if self.max_states is not None and report.states >= self.max_states:
+            report.stopped_by = "budget"
+        elif (
+            self.max_memory is not None
+            and self.expanded % self.MEMORY_EVERY == 0
+            and _resident_bytes() >= self.max_memory
+        ):
+            report.stopped_by = "memory"
+        self.expanded += 1
+        report.truncated = report.stopped_by is not None
+        return report.truncated
+
+    def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line]]:
+        """Play every legal move from ``table``; yields the new tables where play goes on."""
+        game, report = self.game, self.report
+        game.table = table
+        legal = game.legal_moves()
+        if not legal:
+            where = " / ".join(str(v) for v in game.flow.configuration_values)
+            report.dead_ends.append((where, _moves(line)))
+            return
+        for move in legal:
+            game.table = table.copy()
+            report.moves += 1
+            try:
+                game.apply(move, atomic=False)  # we hold the copy: no undo snapshot needed
+            except Exception as err:  # a legal move the engine cannot play: report, go on
+                report.errors.append((f"{type(err).__name__}: {err}", (*_moves(line), str(move))))
+                continue
+            finally:
+                del game.log[self.log_length :]
+            child = game.table
+            if self.dedup:
+                key = self.digest(child)
+                if key in self.seen:
+                    report.revisits += 1
+                    continue
+                self.seen.add(key)
+            report.states += 1
+            node: Line = (str(move), line)
+            if len(child.chain) > report.longest_chain:
+                report.longest_chain = len(child.chain)
+                report.longest_chain_line = _moves(node)
+            if self.judge.ended(child):
+                _record_ending(report, self.judge, child, node)
+            else:
+                yield child, node
+
+
+def _resident_bytes() -> int:
+    """The process's resident memory now (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _record_ending(report: Report, judge: _Judge, t: Table, line: Line) -> None:
@@ -329,7 +416,16 @@ def _record_ending(report: Report, judge: _Judge, t: Table, line: Line) -> None:
     if known is None:
         ending.line = _moves(line)
         known = report.endings[ending.signature] = ending
+    elif _length(line) < len(known.line):  # depth first finds a longer line first sometimes
+        known.line = _moves(line)
     known.tables += 1
+
+
+def _length(line: Line) -> int:
+    n = 0
+    while line is not None:
+        n, line = n + 1, line[1]
+    return n
 
 
 # ---------------------------------------------------------------- scenarios and variants
@@ -369,10 +465,13 @@ def explore_file(
     depth: int | None = DEFAULT_DEPTH,
     dedup: bool = True,
     max_states: int | None = DEFAULT_BUDGET,
+    max_memory: int | None = None,
 ) -> Report:
     """Explore a scenario file from its start (before its moves) or its end (after them)."""
     game = _game_at(path, position, variants or {})
-    return explore(game, depth, dedup=dedup, max_states=max_states, source=str(path), position=position)
+    return explore(
+        game, depth, dedup=dedup, max_states=max_states, max_memory=max_memory, source=str(path), position=position
+    )
 
 
 @dataclass
@@ -494,12 +593,12 @@ def compare(
     variants: Mapping[str, Any] | None = None,
     depth: int | None = DEFAULT_DEPTH,
     max_states: int | None = DEFAULT_BUDGET,
+    max_memory: int | None = None,
 ) -> Comparison:
     """Explore a scenario twice: as it is (plus ``variants``), and with ``setting`` changed too."""
-    base = explore_file(path, position=position, variants=variants, depth=depth, max_states=max_states)
-    other = explore_file(
-        path, position=position, variants={**(variants or {}), **setting}, depth=depth, max_states=max_states
-    )
+    bounds: dict[str, Any] = {"position": position, "depth": depth, "max_states": max_states, "max_memory": max_memory}
+    base = explore_file(path, variants=variants, **bounds)
+    other = explore_file(path, variants={**(variants or {}), **setting}, **bounds)
     return Comparison(dict(setting), base, other)
 
 
@@ -575,13 +674,29 @@ def format_comparison(cmp: Comparison) -> str:
     return "\n".join(out)
 
 
-_HINT = {None: "", "budget": "; raise --max-states", "depth": "; raise --depth"}
+_HINT = {None: "", "budget": "; raise --max-states", "memory": "; raise --max-memory", "depth": "; raise --depth"}
 
 
 def _bounds(report: Report) -> str:
     depth = "no depth bound" if report.depth is None else f"depth {report.depth}"
     budget = "no budget" if report.budget is None else f"budget {report.budget:,} tables"
     return f"{depth}, {budget}"
+
+
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
+
+
+def parse_memory(text: str) -> int:
+    """``"500M"`` → bytes (K, M, G: binary units; a bare number is bytes)."""
+    t = text.strip().upper().removesuffix("B")
+    number, unit = (t[:-1], t[-1]) if t[-1:] in _UNITS else (t, "")
+    try:
+        value = float(number) * _UNITS[unit]
+    except ValueError:
+        raise BadInput(f"--max-memory takes a size such as 500M or 2G, not {text!r}") from None
+    if value <= 0:
+        raise BadInput(f"--max-memory must be more than 0, not {text!r}")
+    return int(value)
 
 
 def parse_settings(texts: Iterable[str]) -> dict[str, Any]:

