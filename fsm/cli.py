@@ -314,6 +314,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 depth=args.depth,
                 max_states=args.max_states,
                 max_memory=max_memory,
+                jobs=args.jobs,
             )
             print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
             reports = [cmp.base, cmp.other]
@@ -325,6 +326,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 depth=args.depth,
                 max_states=args.max_states,
                 max_memory=max_memory,
+                jobs=args.jobs,
             )
             print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
             reports = [report]
@@ -356,6 +358,13 @@ def _add_explore(sub: _SubParsers) -> None:
         type=int,
         default=200_000,
         help=_("the budget: stop after visiting this many tables, and say so (default: 200000)"),
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help=_("share the work out to N processes (the same results as 1; lines are played to their end)"),
     )
     p.add_argument(
         "--max-memory",

@@ -36,6 +36,7 @@ from typing import Any
 
 from .engine import Game
 from .errors import BadInput
+from .parallel import explore_parallel
 from .position import game_at
 from .search import Ending, Judge, Report, Search
 from .variants import BY_NAME, parse_assignment
@@ -97,8 +98,19 @@ def explore_file(
     dedup: bool = True,
     max_states: int | None = DEFAULT_BUDGET,
     max_memory: int | None = None,
+    jobs: int = 1,
 ) -> Report:
-    """Explore a scenario file from its start (before its moves) or its end (after them)."""
+    """Explore a scenario file from its start (before its moves) or its end (after them).
+
+    ``jobs`` > 1 shares the work out to that many processes (:mod:`fsm.parallel`): the same
+    tables, moves and endings as one; lines are then played to their end (no ``depth``).
+    """
+    if jobs != 1:
+        if depth is not None or not dedup:
+            raise BadInput("--jobs splits lines that are played to their end, each table once: leave out --depth")
+        return explore_parallel(
+            path, jobs, position=position, variants=variants, max_states=max_states, max_memory=max_memory
+        )
     game = game_at(path, position, variants or {})
     return explore(
         game, depth, dedup=dedup, max_states=max_states, max_memory=max_memory, source=str(path), position=position
@@ -225,9 +237,12 @@ def compare(
     depth: int | None = DEFAULT_DEPTH,
     max_states: int | None = DEFAULT_BUDGET,
     max_memory: int | None = None,
+    jobs: int = 1,
 ) -> Comparison:
     """Explore a scenario twice: as it is (plus ``variants``), and with ``setting`` changed too."""
-    bounds: dict[str, Any] = {"position": position, "depth": depth, "max_states": max_states, "max_memory": max_memory}
+    bounds: dict[str, Any] = {
+        "position": position, "depth": depth, "max_states": max_states, "max_memory": max_memory, "jobs": jobs
+    }  # fmt: skip
     base = explore_file(path, variants=variants, **bounds)
     other = explore_file(path, variants={**(variants or {}), **setting}, **bounds)
     return Comparison(dict(setting), base, other)

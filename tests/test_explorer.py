@@ -293,3 +293,24 @@ def test_max_memory_stops_cleanly_with_a_partial_report_that_says_so() -> None:
         capture_output=True, text=True, cwd=REPO, env={**os.environ, "FSM_LANG": "en"},
     )  # fmt: skip
     assert bad.returncode == 2 and "500M or 2G" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# ---------------------------------------------------------------- all cores (issue 16)
+@pytest.mark.parametrize("name", ["action_fizzles_after_counter.yaml", "auto_continuous.yaml"])
+def test_jobs_2_gives_the_results_of_jobs_1(name: str) -> None:
+    """`--jobs 2` shares the lines out to two processes; tables two workers both reach count
+    once, so the tables, moves, endings, dead ends and errors are those of one process."""
+    one, two = explore_file(SCENARIOS / name), explore_file(SCENARIOS / name, jobs=2)
+    assert one.complete and two.complete
+    for attr in ("states", "moves", "revisits", "ended", "longest_chain", "cut"):
+        assert getattr(one, attr) == getattr(two, attr), attr
+    assert {k: e.tables for k, e in one.endings.items()} == {k: e.tables for k, e in two.endings.items()}
+    assert sorted(one.dead_ends) == sorted(two.dead_ends) and sorted(one.errors) == sorted(two.errors)
+
+
+def test_jobs_refuses_a_depth_bound_with_a_clear_message() -> None:
+    """A depth bound would cut each worker's share at a different depth: refused, not run wrong."""
+    with pytest.raises(BadInput, match="leave out --depth"):
+        explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", depth=4, jobs=2)
+    with pytest.raises(BadInput, match="1 or more"):
+        explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", jobs=0)
