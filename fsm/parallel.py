@@ -18,10 +18,10 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import BadInput
 from .position import game_at
@@ -32,6 +32,12 @@ from .search import CUT_EXAMPLES, Ending, Judge, Line, Report, Search, Visit, _m
 SPLIT_PER_JOB = 8
 #: At most this many moves are played before splitting (a narrow start splits late).
 MAX_SPLIT_MOVES = 8
+
+
+class Submitter(Protocol):
+    """What runs the tasks: a ``concurrent.futures`` executor, a Dask client, a Ray adapter."""
+
+    def submit(self, fn: Any, task: Task, /) -> Any: ...  # returns something with .result()
 
 
 @dataclass(frozen=True)
@@ -78,12 +84,12 @@ def explore_parallel(
     variants: Mapping[str, Any] | None = None,
     max_states: int | None = None,
     max_memory: int | None = None,
-    executor: Executor | None = None,
+    executor: Submitter | None = None,
 ) -> Report:
     """Explore a scenario file to the end of every line on ``jobs`` processes.
 
     The budget and the memory limit apply to each worker's share.  ``executor`` runs the
-    tasks elsewhere (anything with ``submit``); by default a local process pool.
+    tasks elsewhere (see :class:`Submitter`); by default a local process pool.
     """
     if jobs < 1:
         raise BadInput(f"--jobs must be 1 or more, not {jobs}")
@@ -106,7 +112,7 @@ def explore_parallel(
     parts: list[tuple[dict[int, Visit], Report]] = [(split.visits or {}, split.report)]
     if tasks:
         own = executor is None
-        pool = executor or ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
+        pool: Any = executor or ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
         try:
             parts += [f.result() for f in [pool.submit(run_task, t) for t in tasks]]
         finally:

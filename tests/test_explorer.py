@@ -314,3 +314,26 @@ def test_jobs_refuses_a_depth_bound_with_a_clear_message() -> None:
         explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", depth=4, jobs=2)
     with pytest.raises(BadInput, match="1 or more"):
         explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", jobs=0)
+
+
+def test_jobs_split_runs_on_any_submitter_as_dask_or_ray_would() -> None:
+    """The tasks are plain data run by any `submit(fn, task)` with `.result()` (docs/designer.md)."""
+    from concurrent.futures import Future
+
+    from fsm.parallel import explore_parallel
+
+    class Inline:  # stands in for a Dask client or a Ray adapter
+        submitted = 0
+
+        def submit(self, fn: object, task: object) -> Future[object]:
+            self.submitted += 1
+            done: Future[object] = Future()
+            done.set_result(fn(task))  # type: ignore[operator]
+            return done
+
+    path = SCENARIOS / "nb_sync_fizzle.yaml"
+    inline = Inline()
+    split, one = explore_parallel(path, 2, executor=inline), explore_file(path)
+    assert inline.submitted > 1
+    assert (split.states, split.moves, split.ended) == (one.states, one.moves, one.ended)
+    assert {k: e.tables for k, e in split.endings.items()} == {k: e.tables for k, e in one.endings.items()}
