@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/run.py [--json] [--only NAME,...]
 
-Four measurements, each against a target (README "Benchmarks"):
+Five measurements, each against a target (README "Benchmarks"):
 
 ``engine`` — the engine's overhead per transition, as a ratio to a bare python-statemachine
     machine of the same shape, both measured in this run.  *Per transition* means: one
@@ -20,6 +20,8 @@ Four measurements, each against a target (README "Benchmarks"):
     with its own numbers and left out of the rate.  Also the explorer's peak memory per
     distinct table visited (tracemalloc, one scenario explored to completion).
     Target: ≥ 2,000 states/s.
+``jobs`` — one scenario explored to completion with ``--jobs 2`` against ``--jobs 1``, in
+    this run.  Target: ≥ 1.6×.
 ``notebooks`` — executing every notebook in ``notebooks/`` with nbclient, as the test suite
     does; the time to start each kernel is measured apart from the time its cells take.
     Target: ≤ 30 s in all (the cells).
@@ -266,6 +268,29 @@ def _explorer_memory() -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- (b2) explorer on two processes
+JOBS_SCENARIO = "scenarios/cost_resolves_when_acted.yaml"  # ~3.8k tables, many transpositions
+
+
+def bench_jobs() -> dict[str, Any]:
+    """One scenario explored to completion with ``--jobs 1`` and ``--jobs 2``, in this run."""
+    from fsm.explorer import explore_file
+
+    path = REPO / JOBS_SCENARIO
+    explore_file(path)  # warm imports and caches
+    one = explore_file(path, jobs=1)
+    two = explore_file(path, jobs=2)
+    return {
+        "jobs_scenario": JOBS_SCENARIO,
+        "jobs_states": one.states,
+        "jobs_1_s": round(one.seconds, 2),
+        "jobs_2_s": round(two.seconds, 2),
+        "jobs_2_speedup": round(one.seconds / two.seconds, 2),
+        "jobs_2_speedup_target": 1.6,
+        "jobs_same_results": (one.states, one.moves, one.ended) == (two.states, two.moves, two.ended),
+    }
+
+
 # ---------------------------------------------------------------- (c) notebooks
 def bench_notebooks() -> dict[str, Any]:
     """Each notebook executed with nbclient; the kernel's start-up is timed apart from the cells."""
@@ -321,7 +346,13 @@ def bench_diagrams() -> dict[str, Any]:
     }
 
 
-BENCHES = {"engine": bench_engine, "explorer": bench_explorer, "notebooks": bench_notebooks, "diagrams": bench_diagrams}
+BENCHES = {
+    "engine": bench_engine,
+    "explorer": bench_explorer,
+    "jobs": bench_jobs,
+    "notebooks": bench_notebooks,
+    "diagrams": bench_diagrams,
+}
 
 
 def _report(n: dict[str, Any]) -> list[str]:
@@ -350,6 +381,12 @@ def _report(n: dict[str, Any]) -> list[str]:
             f"{n['explorer_memory_scenario']}): breadth first (before) {n['explorer_breadth_first_bytes_per_table']:,} "
             f"bytes, depth first (after) {n['explorer_depth_first_bytes_per_table']:,} bytes: "
             f"{n['explorer_memory_ratio']:.3f}x (target ≤ 0.05x)"
+        )
+    if "jobs_2_speedup" in n:
+        out.append(
+            f"(b2) --jobs 2: {n['jobs_2_speedup']:.2f}x --jobs 1 on {n['jobs_scenario']} ({n['jobs_states']:,} tables, "
+            f"{n['jobs_1_s']:.1f} s vs {n['jobs_2_s']:.1f} s; same results: {n['jobs_same_results']}; target ≥ "
+            f"{n['jobs_2_speedup_target']}x)"
         )
     if "notebooks_s" in n:
         each = ", ".join(f"{k} {v:.1f}" for k, v in n["notebooks"].items())
