@@ -1,12 +1,11 @@
-"""The explorer: every legal line of play from a table, up to a number of moves.
+"""The explorer: every legal line of play from a table, until each line ends.
 
 From any table — a scenario's start (:func:`fsm.scenario.load`) or its end
 (:func:`fsm.scenario.play`) — the explorer plays every legal move, then every legal move
-after each of those, and so on, breadth first, using only the engine's public surface
-(``legal_moves`` / ``apply``).  Two lines that reach the same table are explored once:
-each table is remembered by a 64-bit digest of :meth:`fsm.model.Table.key` together with
-what has resolved or fizzled since the start, and only the tables of the current depth
-are kept in memory.
+after each of those, and so on, using only the engine's public surface (``legal_moves`` /
+``apply``; the walk itself is :mod:`fsm.search`).  Two lines that reach the same table are
+explored once: each table is remembered by a 64-bit digest of :meth:`fsm.model.Table.key`
+together with what has resolved or fizzled since the start.
 
 What "play has ended" means here (a line that ends is not played further):
 
@@ -15,15 +14,18 @@ What "play has ended" means here (a line that ends is not played further):
 * the exploration started in a main phase, and that main phase has passed to the other
   player with nothing left on the chain (TIM-MF).
 
-The :class:`Report` says how many distinct tables were visited, every distinct *ending*
-(which declared items resolved or fizzled — :attr:`fsm.model.Table.outcomes` — and which
-zones and unit states differ from the start), the *dead ends* (nobody has a legal move,
-yet play has not ended: a bug in the rules data or the engine), the lines *cut* by the
-depth bound, and the longest chain seen.  :func:`compare` runs the same position under a
-changed rule variant and lists what differs.
+By default every line is played until it ends; only a stated bound cuts one: ``depth``
+(moves per line), the budget ``max_states`` (tables, :data:`DEFAULT_BUDGET`) or
+``max_memory``.  The :class:`Report` says how many distinct tables were visited, every
+distinct *ending* (which declared items resolved or fizzled —
+:attr:`fsm.model.Table.outcomes` — and which zones and unit states differ from the start),
+the *dead ends* (nobody has a legal move, yet play has not ended: a bug in the rules data
+or the engine), the lines *cut* and what cut them, and the longest chain seen.
+:func:`compare` runs the same position under a changed rule variant and lists what
+differs between complete lines, and apart from that what a cut left unsettled.
 
 The command line: ``python -m fsm explore FILE [--variant NAME=VALUE] [--compare
-NAME=VALUE] [--depth N] [--end] [--json]``.
+NAME=VALUE] [--depth N] [--max-states N] [--max-memory SIZE] [--jobs N] [--end] [--json]``.
 """
 
 from __future__ import annotations
