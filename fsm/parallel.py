@@ -18,8 +18,8 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -51,6 +51,7 @@ class Task:
     digest: int  # the table those moves reach, as the splitting process saw it
     max_states: int | None
     max_memory: int | None
+    known: frozenset[int] = frozenset()  # tables a finished task explored, with all that follows them
 
 
 def run_task(task: Task) -> tuple[dict[int, Visit], Report]:
@@ -71,6 +72,7 @@ def run_task(task: Task) -> tuple[dict[int, Visit], Report]:
     )  # fmt: skip
     if search.digest(game.table) != task.digest:
         raise RuntimeError(f"replaying {' · '.join(task.moves)} did not reach the table the split saw")
+    search.seen |= task.known  # explored to the end elsewhere: not again here
     search.run(None)
     assert search.visits is not None
     return search.visits, report
@@ -110,17 +112,39 @@ def explore_parallel(
         for table, line in frontier
     ]
     parts: list[tuple[dict[int, Visit], Report]] = [(split.visits or {}, split.report)]
-    if tasks:
-        own = executor is None
-        pool: Any = executor or ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
-        try:
-            parts += [f.result() for f in [pool.submit(run_task, t) for t in tasks]]
-        finally:
-            if own:
-                pool.shutdown()
+    if tasks and executor is not None:
+        parts += [f.result() for f in [executor.submit(run_task, t) for t in tasks]]
+    elif tasks:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
+            parts += _share_as_they_finish(pool, tasks, jobs)
     _merge(report, parts)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def _share_as_they_finish(
+    pool: ProcessPoolExecutor, tasks: list[Task], jobs: int
+) -> list[tuple[dict[int, Visit], Report]]:
+    """Run the tasks ``jobs`` at a time; each new one skips what finished tasks explored to the
+    end (their lines often meet: transpositions), so workers repeat less of each other's work."""
+    out: list[tuple[dict[int, Visit], Report]] = []
+    known: set[int] = set()
+    waiting = list(reversed(tasks))
+    running: set[Future[tuple[dict[int, Visit], Report]]] = set()
+    while waiting or running:
+        while waiting and len(running) < jobs:
+            task = waiting.pop()
+            if task.digest not in known:  # else a finished task already played it to the end
+                running.add(pool.submit(run_task, replace(task, known=frozenset(known))))
+        if not running:
+            continue
+        done, running = wait(running, return_when=FIRST_COMPLETED)
+        for f in done:
+            visits, report = f.result()
+            out.append((visits, report))
+            if report.complete:  # every line after these tables was played to its end
+                known.update(visits)
+    return out
 
 
 def _context() -> Any:
