@@ -3,8 +3,9 @@
 The split: this process plays the first moves breadth first until there are enough
 unfinished tables to share out (:data:`SPLIT_PER_JOB` per job, or every line has ended).
 Each of those tables becomes a :class:`Task` — the scenario and the moves that reach the
-table — which a worker process replays and explores depth first with its own visited set.
-Two workers may reach the same table, so each returns a :class:`fsm.search.Visit` per
+table — which a worker process replays and explores depth first with its own visited set,
+skipping the tables that tasks finished before it played to the end.  Two workers running
+at once may still reach the same table, so each returns a :class:`fsm.search.Visit` per
 table digest (BLAKE2, so that processes agree on it) and the merge counts every table
 once: the tables, moves, endings, dead ends and errors are those of ``--jobs 1``.  Only
 the example lines may differ (each is one of the shortest lines a worker found).
