@@ -334,6 +334,6 @@ def test_jobs_split_runs_on_any_submitter_as_dask_or_ray_would() -> None:
     path = SCENARIOS / "nb_sync_fizzle.yaml"
     inline = Inline()
     split, one = explore_parallel(path, 2, executor=inline), explore_file(path)
-    assert inline.submitted > 1
+    assert inline.submitted > 1 and one.depth is None and one.complete  # lines played to their end
     assert (split.states, split.moves, split.ended) == (one.states, one.moves, one.ended)
     assert {k: e.tables for k, e in split.endings.items()} == {k: e.tables for k, e in one.endings.items()}
