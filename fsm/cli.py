@@ -362,10 +362,11 @@ def _cmd_explore(args: argparse.Namespace) -> int:
     import sys
 
     from fsm.errors import BadInput
-    from fsm.explorer import compare, explore_file, format_comparison, format_report, parse_settings
+    from fsm.explorer import compare, explore_file, format_comparison, format_report, parse_memory, parse_settings
 
     try:
         settings = parse_settings(args.variant or [])
+        max_memory = parse_memory(args.max_memory) if args.max_memory else None
         if args.compare:
             cmp = compare(
                 args.file,
@@ -374,6 +375,8 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 variants=settings,
                 depth=args.depth,
                 max_states=args.max_states,
+                max_memory=max_memory,
+                jobs=args.jobs,
             )
             print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
             reports = [cmp.base, cmp.other]
@@ -384,6 +387,8 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 variants=settings,
                 depth=args.depth,
                 max_states=args.max_states,
+                max_memory=max_memory,
+                jobs=args.jobs,
             )
             print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
             reports = [report]
@@ -398,17 +403,35 @@ def _add_explore(sub: _SubParsers) -> None:
         "explore",
         help=_("play every legal line from a scenario's start (or end) and list the distinct endings"),
         description=_(
-            "Explore every legal sequence of moves from a scenario's table, up to --depth moves, "
+            "Explore every legal sequence of moves from a scenario's table until each line ends (or --depth "
+            "moves, or until the budget of --max-states tables runs out: the report says which), "
             "visiting each distinct table once. Prints the tables visited, the distinct endings (what resolved "
             "or fizzled, zones and unit states), dead ends and the longest chain. Exit status: 0 done, "
             "1 a dead end or an engine error was found, 2 bad input."
         ),
     )
     p.add_argument("file", metavar="FILE", help=_("a scenario file (scenarios/, designs/)"))
-    p.add_argument("--depth", type=int, default=12, help=_("at most this many moves per line (default: 12)"))
+    p.add_argument(
+        "--depth", type=int, default=None, help=_("at most this many moves per line (default: until every line ends)")
+    )
     p.add_argument("--end", action="store_true", help=_("start from the scenario's end (after its moves)"))
     p.add_argument(
-        "--max-states", type=int, default=200_000, help=_("stop after visiting this many tables (default: 200000)")
+        "--max-states",
+        type=int,
+        default=200_000,
+        help=_("the budget: stop after visiting this many tables, and say so (default: 200000)"),
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help=_("share the work out to N processes (the same results as 1; lines are played to their end)"),
+    )
+    p.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        help=_("stop when the process uses this much memory (500M, 2G), with a partial report that says so"),
     )
     p.add_argument(
         "--variant", action="append", metavar="NAME=VALUE", help=_("a rule variant or a preset name (repeatable)")
@@ -417,7 +440,7 @@ def _add_explore(sub: _SubParsers) -> None:
         "--compare",
         action="append",
         metavar="NAME=VALUE",
-        help=_("also explore with this changed and list what differs"),
+        help=_("also explore with this changed and list what differs between complete lines"),
     )
     p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     _add_lang(p)

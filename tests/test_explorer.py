@@ -220,3 +220,120 @@ def test_fsm_explore_command_line_json_and_exit_codes() -> None:
     assert out.returncode == 0 and "as is" in out.stdout
     out = run("scenarios/action_fizzles_after_counter.yaml", "--variant", "speed_tie=coin")
     assert out.returncode == 2 and "speed_tie" in out.stderr
+
+
+# ---------------------------------------------------------------- honest comparisons (issue 16)
+def test_compare_counts_only_complete_lines_an_ending_beyond_the_cut_is_unsettled() -> None:
+    """TIM-CTR-3 (variant): at depth 4 the variant's longer lines are cut, so endings the
+    variant has not reached yet are *unsettled*, not differences; explored to the end, the
+    variant reaches them all (the same comparison with no depth bound shows no outcome change)."""
+    path = SCENARIOS / "action_fizzles_after_counter.yaml"
+    cut = compare(path, {"counters_between_resolutions": True}, depth=4)
+    assert not cut.other.complete and cut.other.cut_by == "depth"
+    assert cut.only_base  # seen as is, not (yet) with the variant
+    assert cut.outcome_changes() == [] and cut.metric_changes() == []
+    assert len(cut.unsettled()) == len(cut.only_base)
+    assert cut.cuts()[0].startswith("as is:") and "depth bound of 4 moves" in " ".join(cut.cuts())
+    text = format_comparison(cut)
+    assert "no difference between complete lines" in text and "seen only without" in text
+    full = compare(path, {"counters_between_resolutions": True})
+    assert full.complete and full.unsettled() == [] and full.cuts() == []
+    assert full.outcome_changes() == []  # what depth 4 showed on one side only was a cut, not a difference
+
+
+def test_explore_by_default_plays_every_line_to_its_end_or_states_the_budget() -> None:
+    """By default there is no depth bound; a budget that runs out says so, with example cut lines."""
+    path = SCENARIOS / "action_fizzles_after_counter.yaml"
+    full = explore_file(path)
+    assert full.depth is None and full.complete and full.cut_by is None
+    small = explore_file(path, max_states=10)
+    assert small.truncated and small.cut_by == "budget" and small.cut > 0
+    assert small.cut_lines and any(small.cut_lines)  # examples of lines the budget cut
+    assert "cut by the budget of 10 tables" in format_report(small)
+    assert small.as_dict()["cut_by"] == "budget" and small.as_dict()["budget"] == 10
+    with pytest.raises(BadInput, match="budget"):
+        explore_file(path, max_states=0)
+
+
+def test_compare_with_a_real_difference_between_complete_lines() -> None:
+    """FLOW-ATK (variant attack_outcome): both sides complete, so every one-sided ending is a difference."""
+    cmp = compare(SCENARIOS / "action_fizzles_after_counter.yaml", {"attack_outcome": "none"})
+    assert cmp.complete and cmp.unsettled() == []
+    assert len(cmp.outcome_changes()) >= len(cmp.only_base) + len(cmp.only_other) > 0
+    assert cmp.as_dict()["cuts"] == []
+
+
+# ---------------------------------------------------------------- memory bounded by the visited set (issue 16)
+@pytest.mark.parametrize("name", ["action_fizzles_after_counter.yaml", "nb_sync_fizzle.yaml", "auto_continuous.yaml"])
+def test_depth_first_visits_the_same_tables_as_breadth_first(name: str) -> None:
+    """Without a depth bound the explorer goes depth first (memory: the visited digests and one
+    line of tables); it visits the same tables, plays the same moves and finds the same endings
+    as breadth first with a bound no line reaches."""
+    deep, wide = explore_file(SCENARIOS / name), explore_file(SCENARIOS / name, depth=10_000)
+    assert deep.depth is None and deep.complete and wide.complete
+    for attr in ("states", "moves", "revisits", "ended", "longest_chain", "dead_end_count", "error_count"):
+        assert getattr(deep, attr) == getattr(wide, attr), attr
+    assert {k: e.tables for k, e in deep.endings.items()} == {k: e.tables for k, e in wide.endings.items()}
+
+
+def test_max_memory_stops_cleanly_with_a_partial_report_that_says_so() -> None:
+    """A memory limit the process already exceeds stops at once: a partial report, not an error."""
+    path = SCENARIOS / "action_fizzles_after_counter.yaml"
+    report = explore_file(path, max_memory=1)
+    assert report.truncated and report.cut_by == "memory" and not report.complete
+    assert "memory limit" in format_report(report) and "partial report" in format_report(report)
+    assert report.as_dict()["cut_by"] == "memory"
+    out = subprocess.run(
+        [sys.executable, "-m", "fsm", "explore", str(path), "--max-memory", "1K"],
+        capture_output=True, text=True, cwd=REPO, env={**os.environ, "FSM_LANG": "en"},
+    )  # fmt: skip
+    assert out.returncode == 0 and "memory limit" in out.stdout, out.stderr
+    bad = subprocess.run(
+        [sys.executable, "-m", "fsm", "explore", str(path), "--max-memory", "lots"],
+        capture_output=True, text=True, cwd=REPO, env={**os.environ, "FSM_LANG": "en"},
+    )  # fmt: skip
+    assert bad.returncode == 2 and "500M or 2G" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# ---------------------------------------------------------------- all cores (issue 16)
+@pytest.mark.parametrize("name", ["action_fizzles_after_counter.yaml", "auto_continuous.yaml"])
+def test_jobs_2_gives_the_results_of_jobs_1(name: str) -> None:
+    """`--jobs 2` shares the lines out to two processes; tables two workers both reach count
+    once, so the tables, moves, endings, dead ends and errors are those of one process."""
+    one, two = explore_file(SCENARIOS / name), explore_file(SCENARIOS / name, jobs=2)
+    assert one.complete and two.complete
+    for attr in ("states", "moves", "revisits", "ended", "longest_chain", "cut"):
+        assert getattr(one, attr) == getattr(two, attr), attr
+    assert {k: e.tables for k, e in one.endings.items()} == {k: e.tables for k, e in two.endings.items()}
+    assert sorted(one.dead_ends) == sorted(two.dead_ends) and sorted(one.errors) == sorted(two.errors)
+
+
+def test_jobs_refuses_a_depth_bound_with_a_clear_message() -> None:
+    """A depth bound would cut each worker's share at a different depth: refused, not run wrong."""
+    with pytest.raises(BadInput, match="leave out --depth"):
+        explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", depth=4, jobs=2)
+    with pytest.raises(BadInput, match="1 or more"):
+        explore_file(SCENARIOS / "action_fizzles_after_counter.yaml", jobs=0)
+
+
+def test_jobs_split_runs_on_any_submitter_as_dask_or_ray_would() -> None:
+    """The tasks are plain data run by any `submit(fn, task)` with `.result()` (docs/designer.md)."""
+    from concurrent.futures import Future
+
+    from fsm.parallel import explore_parallel
+
+    class Inline:  # stands in for a Dask client or a Ray adapter
+        submitted = 0
+
+        def submit(self, fn: object, task: object) -> Future[object]:
+            self.submitted += 1
+            done: Future[object] = Future()
+            done.set_result(fn(task))  # type: ignore[operator]
+            return done
+
+    path = SCENARIOS / "nb_sync_fizzle.yaml"
+    inline = Inline()
+    split, one = explore_parallel(path, 2, executor=inline), explore_file(path)
+    assert inline.submitted > 1 and one.depth is None and one.complete  # lines played to their end
+    assert (split.states, split.moves, split.ended) == (one.states, one.moves, one.ended)
+    assert {k: e.tables for k, e in split.endings.items()} == {k: e.tables for k, e in one.endings.items()}

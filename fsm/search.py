@@ -1,0 +1,400 @@
+"""The search under the explorer: walking every line from a table, counting what it finds.
+
+:class:`Search` plays every legal move through the engine's public surface
+(``legal_moves`` / ``apply``), remembers each visited table by a 64-bit digest of
+:meth:`fsm.model.Table.key` together with what has resolved or fizzled since the start, and
+fills a :class:`Report`.  Without a depth bound it walks depth first: memory holds the
+visited digests and one table per move of the current line.  With a depth bound it walks
+breadth first, so that every line is cut at the same depth.  :class:`Judge` says whether
+play has ended at a table and how (see :mod:`fsm.explorer`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import Game
+from .model import Table
+
+#: How many of the cut lines a report keeps as examples.
+CUT_EXAMPLES = 5
+
+#: A line of play, stored as a linked list (move text, previous node) so that lines that
+#: share a beginning share its storage.
+Line = tuple[str, "Line"] | None
+
+
+def _moves(line: Line) -> tuple[str, ...]:
+    out: list[str] = []
+    while line is not None:
+        out.append(line[0])
+        line = line[1]
+    return tuple(reversed(out))
+
+
+@dataclass
+class Ending:
+    """One distinct way the explored play ended, and how many end tables show it."""
+
+    results: tuple[str, ...]  # "岩砕き fizzled", ... (sorted)
+    zones: tuple[tuple[str, str], ...]  # (unit or card, zone) where it differs from the start
+    units: tuple[tuple[str, str], ...]  # (unit, state words) where they differ from the start
+    tables: int = 0  # distinct end tables with this outcome
+    line: tuple[str, ...] = ()  # one shortest line of moves that reaches it
+
+    @property
+    def signature(self) -> tuple[Any, ...]:
+        return (self.results, self.zones, self.units)
+
+    def describe(self) -> str:
+        parts = [", ".join(self.results) or "nothing resolved"]
+        if self.zones:
+            parts.append("zones: " + ", ".join(f"{n} → {z}" for n, z in self.zones))
+        if self.units:
+            parts.append("units: " + ", ".join(f"{n} {w}" for n, w in self.units))
+        return "; ".join(parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "results": list(self.results),
+            "zones": dict(self.zones),
+            "units": dict(self.units),
+            "tables": self.tables,
+            "line": list(self.line),
+        }
+
+
+@dataclass
+class Report:
+    """What the explorer found from one position (see the module docstring for the terms)."""
+
+    source: str
+    position: str  # start | end | table
+    depth: int | None  # None: no depth bound
+    variants: dict[str, Any]
+    budget: int | None = None  # at most this many tables (None: no budget)
+    states: int = 0  # distinct tables visited, the start included
+    moves: int = 0  # moves played
+    revisits: int = 0  # moves that reached a table already visited (transpositions, cycles)
+    ended: int = 0  # distinct tables where play ended
+    cut: int = 0  # distinct tables where play had not ended when the depth bound or the budget stopped it
+    cut_lines: list[tuple[str, ...]] = field(default_factory=list)  # a few of those lines, as examples
+    dead_ends: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (where, line)
+    errors: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (engine error, line)
+    longest_chain: int = 0
+    longest_chain_line: tuple[str, ...] = ()
+    endings: dict[tuple[Any, ...], Ending] = field(default_factory=dict)
+    seconds: float = 0.0
+    truncated: bool = False  # stopped by the budget or the memory limit (see stopped_by)
+    stopped_by: str | None = None  # "budget" (max_states) or "memory" (max_memory), else None
+    max_memory: int | None = None  # bytes
+
+    @property
+    def complete(self) -> bool:
+        """Every line ended (or dead-ended) within the depth bound and the budget."""
+        return self.cut == 0
+
+    @property
+    def cut_by(self) -> str | None:
+        """What stopped the lines that did not end: ``"budget"``, ``"depth"`` or None (none did)."""
+        if self.complete:
+            return None
+        return self.stopped_by or "depth"
+
+    def cut_reason(self) -> str:
+        """The cut in words: ``"1,204 lines cut by the budget of 3,000 tables"``."""
+        if self.complete:
+            return "complete: every line ended"
+        why = {
+            "budget": f"the budget of {self.budget:,} tables",
+            "memory": f"the memory limit of {(self.max_memory or 0) / 2**20:,.0f} MB (a partial report)",
+        }.get(self.cut_by or "", f"the depth bound of {self.depth} moves")
+        return f"{self.cut:,} line{'s' if self.cut != 1 else ''} cut by {why}"
+
+    @property
+    def distinct(self) -> int:
+        return len(self.endings)
+
+    @property
+    def dead_end_count(self) -> int:
+        return len(self.dead_ends)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.errors)
+
+    @property
+    def rate(self) -> float:
+        """Tables visited per second."""
+        return self.states / self.seconds if self.seconds else 0.0
+
+    def outcome_set(self) -> set[str]:
+        """Every "X resolved" / "X fizzled" that some ending contains."""
+        return {r for e in self.endings.values() for r in e.results}
+
+    def ranked(self) -> list[Ending]:
+        return sorted(self.endings.values(), key=lambda e: (-e.tables, e.results, e.zones, e.units))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "position": self.position,
+            "depth": self.depth,
+            "budget": self.budget,
+            "variants": self.variants,
+            "states": self.states,
+            "moves": self.moves,
+            "revisits": self.revisits,
+            "ended": self.ended,
+            "cut": self.cut,
+            "complete": self.complete,
+            "truncated": self.truncated,
+            "cut_by": self.cut_by,
+            "max_memory": self.max_memory,
+            "cut_lines": [list(line) for line in self.cut_lines],
+            "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
+            "errors": [{"error": e, "line": list(line)} for e, line in self.errors],
+            "longest_chain": self.longest_chain,
+            "longest_chain_line": list(self.longest_chain_line),
+            "endings": [e.as_dict() for e in self.ranked()],
+            "seconds": round(self.seconds, 4),
+            "states_per_second": round(self.rate),
+        }
+
+
+class Judge:
+    """Decides, for a table reached from ``root``, whether play has ended and how."""
+
+    def __init__(self, game: Game, root: Table) -> None:
+        self.game = game
+        self.root = root
+        self.base = len(root.outcomes)
+        self.in_battle = root.battle is not None
+        self.active = root.active
+        self.zones = {**{u.id: u.zone for u in root.units.values()}, **{c.id: c.zone for c in root.cards.values()}}
+        self.words = {u.id: u.state_words() for u in root.units.values()}
+
+    def ended(self, t: Table) -> bool:
+        if t.chain:
+            return False
+        if self.in_battle:
+            return t.battle is None
+        return t.battle is None and t.active != self.active
+
+    def results(self, t: Table) -> tuple[str, ...]:
+        out = []
+        for o in t.outcomes[self.base :]:
+            if o.kind == "speed_roll":
+                continue  # the speed dice result always stands; it says nothing about the play
+            card = t.cards.get(o.source)
+            unit = t.units.get(o.unit or "")
+            if card is not None:
+                name = card.name
+            elif o.source == "attack":
+                name = f"attack of {unit.name if unit else o.unit}"
+            else:
+                name = o.source
+            out.append(f"{name} {o.result}")
+        return tuple(sorted(out))
+
+    def ending(self, t: Table) -> Ending:
+        zones = [(u.name, u.zone) for u in t.units.values() if u.zone != self.zones.get(u.id)]
+        zones += [(c.name, c.zone) for c in t.cards.values() if c.zone != self.zones.get(c.id)]
+        units = []
+        for u in t.units.values():
+            before = self.words.get(u.id, "").split()
+            changed = [w for w in u.state_words().split() if w not in before]
+            if changed:
+                units.append((u.name, " ".join(changed)))
+        return Ending(self.results(t), tuple(sorted(zones)), tuple(sorted(units)))
+
+
+@dataclass(slots=True)
+class Visit:
+    """What one visited table contributed, kept per digest when a search is split across
+    processes (:mod:`fsm.parallel`), so that tables two workers both reach count once."""
+
+    chain: int  # chain length at this table
+    ending: tuple[Any, ...] | None = None  # the ending's signature if play ended here
+    moves: int = -1  # moves played from it; -1: not expanded
+    errors: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    dead_end: tuple[str, tuple[str, ...]] | None = None
+
+
+class Search:
+    """One exploration from ``start``: the visited digests, the counts, and the two ways to
+    walk the lines.  ``record`` keeps a :class:`Visit` per digest (``visits``); ``stable``
+    digests with BLAKE2 instead of ``hash()``, so that other processes agree on them."""
+
+    MEMORY_EVERY = 256  # tables expanded between two looks at the process's memory
+
+    def __init__(
+        self,
+        game: Game,
+        judge: Judge,
+        report: Report,
+        start: Table,
+        line: Line = None,
+        *,
+        dedup: bool = True,
+        max_states: int | None = None,
+        max_memory: int | None = None,
+        record: bool = False,
+        stable: bool = False,
+    ) -> None:
+        self.game, self.judge, self.report, self.start, self.line = game, judge, report, start, line
+        self.dedup, self.max_states, self.max_memory, self.stable = dedup, max_states, max_memory, stable
+        self.log_length = len(game.log)
+        self.visits: dict[int, Visit] | None = {} if record else None
+        self.seen: set[int] = {self.digest(start)}
+        self.expanded = 0
+
+    def digest(self, t: Table) -> int:
+        if self.stable:
+            text = repr((t.key(), self.judge.results(t))).encode()
+            return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
+        return hash((t.key(), self.judge.results(t)))
+
+    def run(self, depth: int | None) -> None:
+        """Walk every line from the start (depth first without a bound) and fill the report."""
+        report, start = self.report, self.start
+        report.states = 1
+        report.longest_chain = len(start.chain)
+        self.visited(start, self.line)
+        if self.judge.ended(start):
+            return
+        pending = self.depth_first() if depth is None else self.breadth_first(depth)
+        report.cut = len(pending)
+        report.cut_lines = [_moves(line) for _, line in pending[:CUT_EXAMPLES]]
+
+    def visited(self, t: Table, line: Line) -> None:
+        """A new table: its chain, and its ending if play ended there."""
+        report = self.report
+        if len(t.chain) > report.longest_chain:
+            report.longest_chain = len(t.chain)
+            report.longest_chain_line = _moves(line)
+        ended = self.judge.ended(t)
+        signature = _record_ending(report, self.judge, t, line) if ended else None
+        if self.visits is not None:
+            self.visits[self.digest(t)] = Visit(len(t.chain), signature)
+
+    def breadth_first(self, depth: int) -> list[tuple[Table, Line]]:
+        """Level by level; returns the tables left unexpanded (cut)."""
+        frontier: list[tuple[Table, Line]] = [(self.start, self.line)]
+        for _ in range(depth):
+            following: list[tuple[Table, Line]] = []
+            for n, (table, line) in enumerate(frontier):
+                if self.must_stop():
+                    return following + frontier[n:]  # never expanded: counted with the lines cut
+                following += list(self.children(table, line))
+            frontier = following
+            if not frontier:
+                break
+        return frontier
+
+    def depth_first(self) -> list[tuple[Table, Line]]:
+        """One line at a time: a stack of tables whose moves are being tried, each child made
+        only when its turn comes, so memory holds one table per move of the current line."""
+        stack: list[tuple[Table, Line, Iterator[tuple[Table, Line]]]] = []
+        table, line = self.start, self.line
+        while True:
+            if self.must_stop():  # the tables whose moves were not all tried are the lines cut
+                return [(t, ln) for t, ln, _ in reversed(stack)] + [(table, line)]
+            stack.append((table, line, self.children(table, line)))
+            while stack:
+                child = next(stack[-1][2], None)
+                if child is not None:
+                    table, line = child
+                    break
+                stack.pop()
+            else:
+                return []
+
+    def must_stop(self) -> bool:
+        report = self.report
+        if self.max_states is not None and report.states >= self.max_states:
+            report.stopped_by = "budget"
+        elif (
+            self.max_memory is not None
+            and self.expanded % self.MEMORY_EVERY == 0
+            and _resident_bytes() >= self.max_memory
+        ):
+            report.stopped_by = "memory"
+        self.expanded += 1
+        report.truncated = report.stopped_by is not None
+        return report.truncated
+
+    def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line]]:
+        """Play every legal move from ``table``; yields the new tables where play goes on."""
+        game, report = self.game, self.report
+        game.table = table
+        legal = game.legal_moves()
+        visit = self.visits[self.digest(table)] if self.visits is not None else None
+        if visit is not None:
+            visit.moves = len(legal)
+        if not legal:
+            where = " / ".join(str(v) for v in game.flow.configuration_values)
+            report.dead_ends.append((where, _moves(line)))
+            if visit is not None:
+                visit.dead_end = report.dead_ends[-1]
+            return
+        for move in legal:
+            game.table = table.copy()
+            report.moves += 1
+            try:
+                game.apply(move, atomic=False)  # we hold the copy: no undo snapshot needed
+            except Exception as err:  # a legal move the engine cannot play: report, go on
+                report.errors.append((f"{type(err).__name__}: {err}", (*_moves(line), str(move))))
+                if visit is not None:
+                    visit.errors.append(report.errors[-1])
+                continue
+            finally:
+                del game.log[self.log_length :]
+            child = game.table
+            if self.dedup:
+                key = self.digest(child)
+                if key in self.seen:
+                    report.revisits += 1
+                    continue
+                self.seen.add(key)
+            report.states += 1
+            node: Line = (str(move), line)
+            self.visited(child, node)
+            if not self.judge.ended(child):
+                yield child, node
+
+
+def _resident_bytes() -> int:
+    """The process's resident memory now (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _record_ending(report: Report, judge: Judge, t: Table, line: Line) -> tuple[Any, ...]:
+    """Count an end table under its ending; returns the ending's signature."""
+    report.ended += 1
+    ending = judge.ending(t)
+    known = report.endings.get(ending.signature)
+    if known is None:
+        ending.line = _moves(line)
+        known = report.endings[ending.signature] = ending
+    elif _length(line) < len(known.line):  # depth first finds a longer line first sometimes
+        known.line = _moves(line)
+    known.tables += 1
+    return ending.signature
+
+
+def _length(line: Line) -> int:
+    n = 0
+    while line is not None:
+        n, line = n + 1, line[1]
+    return n
