@@ -47,7 +47,7 @@ from .effects import EFFECTS, one_off
 from .effects import parse as parse_effect
 from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
-from .i18n import _, language
+from .i18n import _, language, using
 from .model import Ability, Battle, Card, Effect, Geo, Table, Unit
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, SkillPool, fmt, pool
@@ -637,9 +637,11 @@ def play(
     """
     spoken = language(lang)
     if spoken == "en" or not expectations:
-        return _play(path, variants, rules, upto, overrides, expectations, spoken)
+        with using(lang):
+            return _play(path, variants, rules, upto, overrides, expectations, spoken)
     result = _play(path, variants, rules, upto, overrides, expectations, "en")
-    result.steps = _play(path, variants, rules, upto, overrides, False, spoken).steps
+    with using(spoken):  # the lines the reader adds (a refused move) in the narration's language too
+        result.steps = _play(path, variants, rules, upto, overrides, False, spoken).steps
     return result
 
 
