@@ -15,6 +15,7 @@ from typing import Protocol
 
 from . import effects
 from .errors import BadInput
+from .i18n import _, language
 from .kinds import KindSpec
 from .model import Ability, Card, ChainItem, Effect, Table, Unit
 from .ruleset import Ruleset
@@ -47,13 +48,13 @@ class OnTable:
         """A unit of this table; an unknown id is a typo (BadInput), not a rules question."""
         if uid is None or uid not in self.table.units:
             known = ", ".join(self.table.units) or "none"
-            raise BadInput(f"no unit {uid!r} on this table; units: {known}")
+            raise BadInput(_("no unit {uid!r} on this table; units: {known}").format(uid=uid, known=known))
         return self.table.units[uid]
 
     def card(self, cid: str | None) -> Card:
         if cid is None or cid not in self.table.cards:
             known = ", ".join(self.table.cards) or "none"
-            raise BadInput(f"no card {cid!r} on this table; cards: {known}")
+            raise BadInput(_("no card {cid!r} on this table; cards: {known}").format(cid=cid, known=known))
         return self.table.cards[cid]
 
     def spec_of(self, item: ChainItem) -> KindSpec:
@@ -174,14 +175,22 @@ class OnTable:
     def source_name(self, item: ChainItem) -> str:
         """What a chain item was declared from, as a player reads it: the card's or ability's name."""
         card = self.table.cards.get(item.source)
-        return card.name if card else item.source
+        if card:
+            return card.name
+        if self.source_of(item) is None and language() != "en":  # an attack, the speed dice: the move's id
+            return self.spec_of(item).label  # reads in any language ([攻撃], [スピード決定])
+        return item.source
 
     def item_name(self, item: ChainItem) -> str:
         """The item as a log line names it: its source, its unit, its target."""
-        text = self.source_name(item)
-        if item.unit:
-            text += f" of {self.table.units[item.unit].name}"
-        if item.target:
-            tgt = self.table.units.get(item.target)
-            text += f" on {tgt.name if tgt else item.target}"
-        return text
+        source = self.source_name(item)
+        unit = self.table.units[item.unit].name if item.unit else ""
+        tgt = self.table.units.get(item.target or "")
+        target = tgt.name if tgt else item.target
+        if unit and target:
+            text = _("{source} of {unit} on {target}")
+        elif unit:
+            text = _("{source} of {unit}")
+        else:
+            text = _("{source} on {target}") if target else "{source}"
+        return text.format(source=source, unit=unit, target=target)

@@ -9,6 +9,7 @@ Each returns None, or the (clause, message) of the rule that forbids the move.
 from __future__ import annotations
 
 from . import prices
+from .i18n import _
 from .kinds import KindSpec
 from .model import Ability, Card, Unit
 from .moves import Move
@@ -25,7 +26,12 @@ TARGETED = ("unit", "player", "geo", "equip")
 
 def wait_for_priority(seat: Seat, player: str) -> Problem:
     holder = seat.table.priority
-    return ("TIM-CTR-2", f"{holder} has priority in the counter window; {player} must wait for {holder} to pass")
+    return (
+        "TIM-CTR-2",
+        _("{holder} has priority in the counter window; {player} must wait for {holder} to pass").format(
+            holder=holder, player=player
+        ),
+    )
 
 
 def use_problem(
@@ -42,13 +48,13 @@ def use_problem(
     # where the game stands: battle or main phase (ACT-1, COST-1, SD-1, MAR-1, SC-1)
     if spec.used_in_battle(seat.flow.at("main_phase")):
         if t.battle is None or seat.flow.at("main_phase"):
-            return (spec.clause("usable"), f"{spec.label} is used only during a battle")
+            return (spec.clause("usable"), _("{label} is used only during a battle").format(label=spec.label))
         if not seat.in_battle(u):
-            return (spec.clause("usable"), f"{u.name} is not taking part in this battle")
+            return (spec.clause("usable"), _("{unit} is not taking part in this battle").format(unit=u.name))
     if spec.own_main_phase_only and (not seat.flow.at("main_phase") or t.active != m.player or t.priority is not None):
-        return (spec.clause("usable"), f"{spec.label} is used only in its owner's main phase")
+        return (spec.clause("usable"), _("{label} is used only in its owner's main phase").format(label=spec.label))
     if not u.on_field or u.destroyed or u.discarded:
-        return (spec.clause("usable"), f"{u.name} is not on the field")
+        return (spec.clause("usable"), _("{unit} is not on the field").format(unit=u.name))
     # the timing: an action here, or a counter to the pending item (TIM-*)
     point = seat.point(m.player)
     in_force = seat.board.timings_at(point)
@@ -60,11 +66,16 @@ def use_problem(
             top = t.chain[-1]
             return (
                 clause,
-                f"[{labels}] cannot answer the pending {seat.board.spec_of(top).label} {seat.source_name(top)} here",
+                _("[{labels}] cannot answer the pending {kind} {source} here").format(
+                    labels=labels, kind=seat.board.spec_of(top).label, source=seat.source_name(top)
+                ),
             )
         if not any(seat.rules.timings[k].role == "action" for k in timings):
-            return (clause, f"[{labels}] has nothing pending to answer here ({point.name})")
-        return (clause, f"[{labels}] cannot be used at this point ({point.name})")
+            return (
+                clause,
+                _("[{labels}] has nothing pending to answer here ({point})").format(labels=labels, point=point.name),
+            )
+        return (clause, _("[{labels}] cannot be used at this point ({point})").format(labels=labels, point=point.name))
     if point.answering and t.priority != m.player:  # a counter, but not this player's to make yet
         return wait_for_priority(seat, m.player)
     # how often (ACT-2, SD-2, MAR-1)
@@ -79,17 +90,23 @@ def use_problem(
     if ab is not None and ab.sync and not seat.partner(u, ab.sync):
         return (
             "SYNC-1",
-            f"{ab.name} is 【同調】: a unit named {ab.sync} must be in {u.name}'s party",
+            _("{ability} is 【同調】: a unit named {sync} must be in {unit}'s party").format(
+                ability=ab.name, sync=ab.sync, unit=u.name
+            ),
         )
     # the target (ACT-3, COST-2, SD-3, MAR-2)
     if target_kind in TARGETED:
         if m.target is None:
-            return (spec.clause("targets"), f"{spec.label} needs a target ({target_kind})")
+            return (
+                spec.clause("targets"),
+                _("{label} needs a target ({target_kind})").format(label=spec.label, target_kind=target_kind),
+            )
         problem = target_problem(seat, m.target, spec, target_kind)
         if problem:
             return problem
     elif m.target is not None:
-        return (spec.clause("targets"), f"{ab.name if ab else 'this card'} takes no target")
+        no_target = _("{ability} takes no target").format(ability=ab.name) if ab else _("this card takes no target")
+        return (spec.clause("targets"), no_target)
     return None
 
 
@@ -113,34 +130,39 @@ def target_problem(seat: Seat, target: str, spec: KindSpec, kind: str) -> Proble
     b = t.battle
     clause = spec.clause("targets")
     limit = battle_limit(seat, spec)
-    outside = f"; {spec.label} may target only battle participants" + (
-        f" (variant {spec.targets_by_variant}=battle_only)" if spec.targets_by_variant else ""
-    )
+    outside = (
+        _("; {kind} may target only battle participants (variant {variant}=battle_only)")
+        if spec.targets_by_variant
+        else _("; {kind} may target only battle participants")
+    ).format(kind=spec.label, variant=spec.targets_by_variant)
     if kind == "unit":
         u = t.units.get(target)
         if u is None:
-            return (clause, f"no unit {target!r}")
+            return (clause, _("no unit {target!r}").format(target=target))
         if not u.on_field:
-            return (clause, f"{u.name} is not on the field")
+            return (clause, _("{unit} is not on the field").format(unit=u.name))
         if limit and not seat.in_battle(u):
-            return (limit, f"{u.name} is not taking part in the battle{outside}")
+            return (limit, _("{unit} is not taking part in the battle{outside}").format(unit=u.name, outside=outside))
         return None
     if kind == "player":
         if target not in t.players:
-            return (clause, f"no player {target!r}")
+            return (clause, _("no player {target!r}").format(target=target))
         return None
     if kind == "geo":
         if target not in t.geos:
-            return (clause, f"no geo {target!r}")
+            return (clause, _("no geo {target!r}").format(target=target))
         if limit and b is not None and b.geo != target:
-            return (limit, f"{target} is not the geo of this battle{outside}")
+            return (limit, _("{target} is not the geo of this battle{outside}").format(target=target, outside=outside))
         return None
     card = t.cards.get(target)
     if card is None or card.zone != "equipped":
-        return (clause, f"{target!r} is not an equipped card")
+        return (clause, _("{target!r} is not an equipped card").format(target=target))
     holder = t.units[card.equipped_to] if card.equipped_to else None
     if limit and (holder is None or not seat.in_battle(holder)):
-        return (limit, f"{card.name} is not equipped on a unit in this battle{outside}")
+        return (
+            limit,
+            _("{card} is not equipped on a unit in this battle{outside}").format(card=card.name, outside=outside),
+        )
     return None
 
 
@@ -151,25 +173,31 @@ def condition_problem(seat: Seat, card: Card, u: Unit, clause: str) -> Problem |
     if cond.name and cond.name not in u.name:
         return (
             "NAME-1",
-            f"{card.name} needs a unit whose name contains {cond.name}; {u.name} does not",
+            _("{card} needs a unit whose name contains {cond}; {unit} does not").format(
+                card=card.name, cond=cond.name, unit=u.name
+            ),
         )
     have = seat.available(u)
     if not can_pay(have, [cond.needs]):
         hint = _sym_hint(cond, have)
         return (
             "SYM-3" if hint else "SC-1",
-            f"{u.name} has {fmt(have)}, which cannot pay {card.name}'s condition {cond}" + hint,
+            _("{unit} has {have}, which cannot pay {card}'s condition {cond}").format(
+                unit=u.name, have=fmt(have), card=card.name, cond=cond
+            )
+            + hint,
         )
     if not can_pay(have, [cond.needs, *seat.holdings(u)]):
         return (
             seat.held_clause(u, cond.needs, clause),
-            f"{u.name} has {fmt(have)}, already held by {seat.holders(u)}, "
-            f"so {card.name} ({cond}) could not be paid at resolution",
+            _(
+                "{unit} has {have}, already held by {holders}, so {card} ({cond}) could not be paid at resolution"
+            ).format(unit=u.name, have=fmt(have), holders=seat.holders(u), card=card.name, cond=cond),
         )
     return None
 
 
 def _sym_hint(cond: Condition, have: Pool) -> str:
     if cond.needs.get("道具") and have.get("全"):
-        return " (全 never stands in for 道具, SYM-3)"
+        return _(" (全 never stands in for 道具, SYM-3)")
     return ""

@@ -26,7 +26,7 @@ def views_ahead(game: Game, lang: Lang = "both") -> list[live_view.View]:
     table = game.snapshot().table
     wanted: dict[live_view.View, None] = {}
     for move in game.legal_moves():
-        trial = Game(table.copy(), game.rules, game.variants)
+        trial = Game(table.copy(), game.rules, game.variants, game.lang)
         try:
             entries = trial.apply(move, atomic=False)
         except Exception:  # noqa: BLE001, S112 - drawing ahead is a guess; the real click reports any problem

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import BadInput
+from .i18n import N_, _
 from .model import ChainItem, Effect, Unit
 from .protocol import Board
 from .skills import Pool, symbol
@@ -69,7 +70,9 @@ def _number(text: str, where: str) -> str:
     try:
         int(text)
     except ValueError:
-        raise BadInput(f"speed needs a number, e.g. 'speed +1', not {f'speed {text}'.strip()!r}", where) from None
+        raise BadInput(
+            _("speed needs a number, e.g. 'speed +1', not {value!r}").format(value=f"speed {text}".strip()), where
+        ) from None
     return text
 
 
@@ -81,7 +84,7 @@ def _leaving(zone: str, happens: str, destroyed: bool = False, discarded: bool =
         u = hit.unit
         if u is None or not u.on_field:
             return False
-        board.note(f"{u.name} {happens}", hit.clause)
+        board.note(_(happens).format(unit=u.name), hit.clause)
         board.leave_field(u, zone, destroyed=destroyed, discarded=discarded)
         return True
 
@@ -89,10 +92,10 @@ def _leaving(zone: str, happens: str, destroyed: bool = False, discarded: bool =
 
 
 effect("destroy", ja="撃破", en="target unit is destroyed (撃破)", clause="FLOW-ZONES")(
-    _leaving("graveyard", "is destroyed (撃破)", destroyed=True)
+    _leaving("graveyard", N_("{unit} is destroyed (撃破)"), destroyed=True)
 )
 effect("discard", ja="破棄", en="target unit is discarded (破棄)", clause="FLOW-ZONES")(
-    _leaving("graveyard", "is discarded (破棄)", discarded=True)
+    _leaving("graveyard", N_("{unit} is discarded (破棄)"), discarded=True)
 )
 
 
@@ -102,12 +105,12 @@ effect("discard", ja="破棄", en="target unit is discarded (破棄)", clause="F
 def _exhaust(board: Board, eff: Effect, hit: Hit) -> bool:
     assert hit.unit is not None
     hit.unit.acted = True
-    board.note(f"{hit.unit.name} becomes 行動完了", hit.clause)
+    board.note(_("{unit} becomes 行動完了").format(unit=hit.unit.name), hit.clause)
     return True
 
 
 effect("bounce", ja="手札に戻す", en="target unit returns to its owner's hand (leaves the field)", clause="FLOW-ZONES")(
-    _leaving("hand", "returns to its owner's hand and leaves the field")
+    _leaving("hand", N_("{unit} returns to its owner's hand and leaves the field"))
 )
 
 
@@ -124,7 +127,7 @@ def _strip(board: Board, eff: Effect, hit: Hit) -> bool:
     assert u is not None
     if board.available(u).get(eff.arg, 0) > 0:
         u.skills.consumed[eff.arg] += 1
-    board.note(f"{u.name} loses {eff.arg} for this battle", hit.clause)
+    board.note(_("{unit} loses {arg} for this battle").format(unit=u.name, arg=eff.arg), hit.clause)
     return True
 
 
@@ -140,7 +143,7 @@ def _grant(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
     assert u is not None
     u.skills.granted[eff.arg] += 1
-    board.note(f"{u.name} gains {eff.arg} for this battle", hit.clause)
+    board.note(_("{unit} gains {arg} for this battle").format(unit=u.name, arg=eff.arg), hit.clause)
     return True
 
 
@@ -149,7 +152,7 @@ def _leave_party(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
     assert u is not None
     u.party = None
-    board.note(f"{u.name} leaves its party", hit.clause)
+    board.note(_("{unit} leaves its party").format(unit=u.name), hit.clause)
     return True
 
 
@@ -170,7 +173,7 @@ def _speed(board: Board, eff: Effect, hit: Hit) -> bool:
     # an answer to the dice counts for this speed determination; anything else for the battle
     mods = b.roll_mod if item.during == "speed" else b.speed_mod
     mods[player] = mods.get(player, 0) + int(eff.arg or 0)
-    board.note(f"{player}'s speed changes by {eff.arg}", hit.clause)
+    board.note(_("{player}'s speed changes by {arg}").format(player=player, arg=eff.arg), hit.clause)
     return True
 
 
@@ -207,9 +210,9 @@ def resolve(board: Board, eff: Effect, item: ChainItem, clause: str) -> None:
         entry.function(board, eff, hit)
         return
     if hit.unit is None:
-        board.note(f"{eff.op}: no unit to affect", clause)
+        board.note(_("{op}: no unit to affect").format(op=eff.op), clause)
     elif entry.data["needs_battle"] or not entry.function(board, eff, hit):
-        board.note(f"{eff.op}: no change on the table", clause)
+        board.note(_("{op}: no change on the table").format(op=eff.op), clause)
 
 
 def parse(text: str, where: str) -> Effect:

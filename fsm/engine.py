@@ -27,6 +27,7 @@ from .board import OnTable
 from .candidates import candidates
 from .chain import CounterChain
 from .errors import BadInput, RuleViolation
+from .i18n import _, language, using
 from .kinds import KindSpec
 from .legality import Legality
 from .model import Ability, Card, ChainItem, Effect, Table, Unit
@@ -52,7 +53,11 @@ class Verdict:
     message: str = ""
 
     def __str__(self) -> str:
-        return "legal" if self.legal else f"illegal ({self.clause}): {self.message}"
+        return (
+            _("legal")
+            if self.legal
+            else _("illegal ({clause}): {message}").format(clause=self.clause, message=self.message)
+        )
 
 
 @dataclass
@@ -66,8 +71,12 @@ class Snapshot:
 class Game:
     """A table plus the rules in force (kinds, timings, variants)."""
 
-    def __init__(self, table: Table, rules: Ruleset | None = None, variants: Variants | None = None) -> None:
+    def __init__(
+        self, table: Table, rules: Ruleset | None = None, variants: Variants | None = None, lang: str | None = None
+    ) -> None:
         self.table = table
+        # The language of the log and the refusals (docs/i18n.md); None: the one chosen around the call.
+        self.lang = language(lang) if lang else None
         self.rules = rules or builtin()
         self.variants = variants or Variants()
         self.board = OnTable(self)
@@ -97,6 +106,10 @@ class Game:
         return [m for m in candidates(self) if self.legality.problem(m) is None]
 
     def why_not(self, move: Move | str) -> Verdict:
+        with using(self.lang):
+            return self._why_not(move)
+
+    def _why_not(self, move: Move | str) -> Verdict:
         try:
             problem = self.legality.problem(self._as_move(move))
         except BadInput as err:  # not a move on this table at all: no clause to cite
@@ -109,6 +122,10 @@ class Game:
         ``atomic=False`` skips the undo copy of the table: for a caller that already holds
         its own copy and throws the table away if the move fails (the explorer).
         """
+        with using(self.lang):
+            return self._apply(move, atomic)
+
+    def _apply(self, move: Move | str, atomic: bool) -> list[LogEntry]:
         m = self._as_move(move)
         problem = self.legality.problem(m)
         if problem is not None:
@@ -117,7 +134,7 @@ class Game:
         start = len(self.log)
         try:
             self.narration.current_move = str(m)
-            self.note(f"{m}", self.legality.move_clause(m))
+            self.note(m.text(language()), self.legality.move_clause(m))
             self.play.do(m)
         except BaseException:
             if snap is not None:
@@ -142,7 +159,8 @@ class Game:
 
     def _repr_html_(self) -> str:
         actor = self.actor()
-        who = f"{actor} to decide" if actor else "nobody has a move"
+        with using(self.lang):
+            who = _("{player} to decide").format(player=actor) if actor else _("nobody has a move")
         where = " › ".join(s.name for s in self.flow.configuration)
         return f"<div><b>{html.escape(who)}</b> — {html.escape(where)}</div>{self._repr_svg_()}"
 
@@ -166,20 +184,27 @@ class Game:
 
     def begin(self, at: str = "main_phase") -> None:
         """Put the flow at a starting point, running what entering it does (autos, dice)."""
+        with using(self.lang):
+            self._begin(at)
+
+    def _begin(self, at: str) -> None:
         from statemachine.orderedset import OrderedSet
 
         if at not in self.STARTS:
-            raise BadInput(f"cannot start at {at!r}; choose one of: {', '.join(self.STARTS)}")
+            raise BadInput(
+                _("cannot start at {at!r}; choose one of: {starts}").format(at=at, starts=", ".join(self.STARTS))
+            )
         if at != "main_phase" and self.table.battle is None:
-            raise BadInput(f"starting at {at} needs a battle (advancing, defending, geo)")
+            raise BadInput(_("starting at {at} needs a battle (advancing, defending, geo)").format(at=at))
         self.table.flow_state = OrderedSet(self.STARTS[at])
-        self.note(f"the game starts at: {self.flow_name()}", "FLOW-ZONES")
+        self.note(_("the game starts at: {where}").format(where=self.flow_name()), "FLOW-ZONES")
         for u in self.table.units.values():
             for ab in u.abilities:
                 partnered = ab.sync is None or self.partner(u, ab.sync) is not None
                 if u.on_field and ab.effect and self.board.is_continuous(ab) and partnered:
                     effects = ", ".join(map(str, ab.effect))
-                    self.note(f"{ab.name} of {u.name} is always in effect ({effects})", "AUTO-4")
+                    line = _("{ability} of {unit} is always in effect ({effects})")
+                    self.note(line.format(ability=ab.name, unit=u.name, effects=effects), "AUTO-4")
         for state_id in self.STARTS[at]:  # what entering each state does, as if the flow had gone there
             enter = getattr(self.steps, f"on_enter_{state_id}", None)
             if enter is not None:
@@ -190,15 +215,18 @@ class Game:
         is malformed input (BadInput), not a rules question."""
         m = parse(move) if isinstance(move, str) else move
         if m.verb not in VERBS:
-            raise BadInput(f"unknown move {m.verb!r}; moves are: {', '.join(VERBS)}")
+            raise BadInput(_("unknown move {verb!r}; moves are: {verbs}").format(verb=m.verb, verbs=", ".join(VERBS)))
         if not m.player:
             m = Move(m.verb, self.actor() or "", m.card, m.ability, m.unit, m.target)
-        players = " and ".join(self.table.players)
         if m.player not in self.table.players:
-            raise BadInput(f"no player {m.player!r} on this table; players are {players} (names are case-sensitive)")
+            message = _("no player {player!r} on this table; players are {players} (names are case-sensitive)")
+            players = _(" and ").join(self.table.players)
+            raise BadInput(message.format(player=m.player, players=players))
         return m
 
     def flow_name(self) -> str:
+        if language() == "ja":  # a state's name is "日本語 / English": its Japanese half
+            return " / ".join(s.name.split(" / ")[0] for s in self.flow.configuration)
         return " / ".join(str(v) for v in self.flow.configuration_values)
 
     def spec_of(self, item: ChainItem) -> KindSpec:

@@ -138,6 +138,11 @@ def N_(message: str) -> str:  # noqa: N802 - the name pybabel looks for
 _ = gettext
 
 
+def either(ja: str, en: str) -> str:
+    """One of a pair kept as data (a label's ``ja`` and ``en``), in the language chosen now."""
+    return ja if language() == "ja" else en
+
+
 @contextmanager
 def using(lang: str | None) -> Iterator[None]:
     """Speak ``lang`` inside the block (None: leave the choice as it is), then restore the choice."""

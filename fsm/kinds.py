@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import BadInput
+from .i18n import _
 from .model import Unit
 from .prices import PRICES as PRICE_WORDS
 from .prices import self_fizzling, unfit
@@ -155,13 +156,15 @@ class KindSpec:
         """(clause, why) if ``name`` of ``unit`` may not be declared again now (ACT-2, SD-2, MAR-1)."""
         if self.frequency == "once_while_unacted":
             if acted:
-                return (self.clause("usable"), f"{unit.name} is already 行動完了")
+                return (self.clause("usable"), _("{unit} is already 行動完了").format(unit=unit.name))
             if name in unit.declared:
-                return (self.clause("frequency"), f"{name} of {unit.name} was already declared while 行動未完了")
+                again = _("{ability} of {unit} was already declared while 行動未完了")
+                return (self.clause("frequency"), again.format(ability=name, unit=unit.name))
         if self.frequency == "once_per_battle" and name in unit.declared:
-            return (self.clause("frequency"), f"{name} of {unit.name} was already declared in this battle")
+            again = _("{ability} of {unit} was already declared in this battle")
+            return (self.clause("frequency"), again.format(ability=name, unit=unit.name))
         if self.frequency == "once_while_unmarched" and (unit.marched or name in unit.declared):
-            return (self.clause("frequency"), f"{unit.name} is already 進軍完了")
+            return (self.clause("frequency"), _("{unit} is already 進軍完了").format(unit=unit.name))
         return None
 
     def with_sync(self) -> KindSpec:

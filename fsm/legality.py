@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .declaring import Problem, condition_problem, use_problem, wait_for_priority
 from .errors import BadInput
+from .i18n import _
 from .moves import Move
 from .seat import Seat
 
@@ -64,13 +65,23 @@ class Legality:
             return problem
         if t.priority is not None and m.verb in OUT_OF_WINDOW:
             # only a designer's rules open a window here (an equip with a counter window)
-            return ("TIM-CTR-2", f"a counter window is open: {t.priority} may answer the pending item or pass")
+            return (
+                "TIM-CTR-2",
+                _("a counter window is open: {priority} may answer the pending item or pass").format(
+                    priority=t.priority
+                ),
+            )
         actor = seat.actor()
         if m.player == actor:
             return None
         if t.priority is not None:
             return wait_for_priority(seat, m.player)
-        return (self.turn_clause(), f"it is {actor}'s turn to act here ({seat.flow_name()}), not {m.player}'s")
+        return (
+            self.turn_clause(),
+            _("it is {actor}'s turn to act here ({flow_name}), not {player}'s").format(
+                actor=actor, flow_name=seat.flow_name(), player=m.player
+            ),
+        )
 
     # ------------------------------------------------------------------ the flow's own moves
     def check_pass(self, m: Move) -> Problem | None:
@@ -80,15 +91,20 @@ class Legality:
         seat, t = self.seat, self.seat.table
         u = seat.board.unit(m.unit)
         if not seat.flow.at("main_phase") or t.priority is not None or t.active != m.player:
-            return ("FLOW-ADV", f"{m.player}'s units advance only in {m.player}'s own main phase, with no window open")
+            return (
+                "FLOW-ADV",
+                _("{player}'s units advance only in {player}'s own main phase, with no window open").format(
+                    player=m.player
+                ),
+            )
         if u.owner != m.player or not u.on_field:
-            return ("FLOW-ADV", f"{u.name} is not {m.player}'s unit on the field")
+            return ("FLOW-ADV", _("{unit} is not {player}'s unit on the field").format(unit=u.name, player=m.player))
         if m.target not in t.geos:
-            return ("FLOW-ZONES", f"no geo {m.target!r}; geos: {', '.join(t.geos)}")
+            return ("FLOW-ZONES", _("no geo {target!r}; geos: {geos}").format(target=m.target, geos=", ".join(t.geos)))
         if u.geo == m.target:
-            return ("FLOW-ADV", f"{u.name} is already at {m.target}")
+            return ("FLOW-ADV", _("{unit} is already at {target}").format(unit=u.name, target=m.target))
         if seat.variants.advance_marches and u.marched:
-            return ("MAR-1", f"{u.name} is already 進軍完了 and cannot advance again this turn")
+            return ("MAR-1", _("{unit} is already 進軍完了 and cannot advance again this turn").format(unit=u.name))
         return None
 
     def own_step(self, player: str, step: str) -> bool:
@@ -106,20 +122,22 @@ class Legality:
         if not self.own_step(m.player, m.verb):
             return (
                 "FLOW-QS",
-                "quick summons are made in steps 1 and 4 of the quick-summon timing, each side in its own step",
+                _("quick summons are made in steps 1 and 4 of the quick-summon timing, each side in its own step"),
             )
         b = seat.table.battle  # asked only once the flow is in a battle (the main phase has none)
         assert b is not None
         if u.owner != m.player or u.zone != "hand":
-            return ("FLOW-QS", f"{u.name} is not in {m.player}'s hand")
+            return ("FLOW-QS", _("{unit} is not in {player}'s hand").format(unit=u.name, player=m.player))
         if not u.quick_summon:
-            return ("FLOW-QS", f"{u.name} is not a quick-summonable unit")
+            return ("FLOW-QS", _("{unit} is not a quick-summonable unit").format(unit=u.name))
         geo = seat.table.geos[b.geo]
         level = sum(x.level for x in seat.board.participants() if x.owner == m.player) + u.level
         if level > geo.limit:
             return (
                 "FLOW-QS",
-                f"{m.player}'s units would total level {level} at {geo.name}, over its リミット {geo.limit}",
+                _("{player}'s units would total level {level} at {geo}, over its リミット {limit}").format(
+                    player=m.player, level=level, geo=geo.name, limit=geo.limit
+                ),
             )
         return None
 
@@ -127,11 +145,14 @@ class Legality:
         seat = self.seat
         card, u = seat.board.card(m.card), seat.board.unit(m.unit)
         if not self.own_step(m.player, m.verb):
-            return ("FLOW-QS", "equips are made in steps 2 and 5 of the quick-summon timing, each side in its own step")
+            return (
+                "FLOW-QS",
+                _("equips are made in steps 2 and 5 of the quick-summon timing, each side in its own step"),
+            )
         if card.type != "equip" or card.zone != "hand" or card.owner != m.player:
-            return ("EQ-1", f"{card.name} is not an equip card in {m.player}'s hand")
+            return ("EQ-1", _("{card} is not an equip card in {player}'s hand").format(card=card.name, player=m.player))
         if u.owner != m.player or not seat.in_battle(u):
-            return ("EQ-1", f"{u.name} is not {m.player}'s unit in this battle")
+            return ("EQ-1", _("{unit} is not {player}'s unit in this battle").format(unit=u.name, player=m.player))
         return condition_problem(seat, card, u, "EQ-1")
 
     def check_unequip(self, m: Move) -> Problem | None:
@@ -139,10 +160,13 @@ class Legality:
         if not self.own_step(m.player, "equip"):  # taken off in the step equips are made in
             return (
                 "FLOW-QS",
-                "equips are taken off in steps 2 and 5 of the quick-summon timing, each side in its own step",
+                _("equips are taken off in steps 2 and 5 of the quick-summon timing, each side in its own step"),
             )
         if card.zone != "equipped" or card.owner != m.player:
-            return ("EQ-1", f"{card.name} is not equipped on one of {m.player}'s units")
+            return (
+                "EQ-1",
+                _("{card} is not equipped on one of {player}'s units").format(card=card.name, player=m.player),
+            )
         return None
 
     def check_reveal(self, m: Move) -> Problem | None:
@@ -150,25 +174,27 @@ class Legality:
         if not self.own_step(m.player, m.verb):
             return (
                 "QS-1",
-                "quick-summon-timing cards are revealed in steps 3 and 6 of the quick-summon timing, "
-                "each side in its own step",
+                _(
+                    "quick-summon-timing cards are revealed in steps 3 and 6 of the quick-summon timing, "
+                    "each side in its own step"
+                ),
             )
         if not card.quick_summon:
-            return ("QS-1", f"{card.name} is not a card declared at the quick-summon timing")
+            return ("QS-1", _("{card} is not a card declared at the quick-summon timing").format(card=card.name))
         if card.zone != "hand" or card.owner != m.player:
-            return ("QS-1", f"{card.name} is not in {m.player}'s hand")
+            return ("QS-1", _("{card} is not in {player}'s hand").format(card=card.name, player=m.player))
         return None
 
     def check_front(self, m: Move) -> Problem | None:
         seat = self.seat
         u = seat.board.unit(m.unit)
         if not seat.flow.at("formation") or m.player != seat.actor():
-            return ("FLOW-FORM", "the formation is set only in the formation step, each side in its turn")
+            return ("FLOW-FORM", _("the formation is set only in the formation step, each side in its turn"))
         if u.owner != m.player or not seat.in_battle(u):
-            return ("FLOW-FORM", f"{u.name} is not {m.player}'s unit in this battle")
+            return ("FLOW-FORM", _("{unit} is not {player}'s unit in this battle").format(unit=u.name, player=m.player))
         b = seat.table.battle
         if b is not None and b.front.get(m.player) == u.id:
-            return ("FLOW-FORM", f"{u.name} is already at the front")
+            return ("FLOW-FORM", _("{unit} is already at the front").format(unit=u.name))
         return None
 
     # ------------------------------------------------------------------ declared procedures
@@ -178,13 +204,22 @@ class Legality:
         u, target = seat.board.unit(m.unit), seat.board.unit(m.target)
         b = seat.table.battle
         if not seat.flow.at("normal_timing") or seat.table.priority is not None or b is None or b.turn != m.player:
-            return ("FLOW-ATK", f"{m.player} attacks only in {m.player}'s own normal timing, with no window open")
+            return (
+                "FLOW-ATK",
+                _("{player} attacks only in {player}'s own normal timing, with no window open").format(player=m.player),
+            )
         if u.owner != m.player or not seat.in_battle(u):
-            return ("FLOW-NORMAL", f"{u.name} is not {m.player}'s unit in this battle")
+            return (
+                "FLOW-NORMAL",
+                _("{unit} is not {player}'s unit in this battle").format(unit=u.name, player=m.player),
+            )
         if seat.acted(u):
-            return ("FLOW-NORMAL", f"{u.name} is already 行動完了 and cannot attack")
+            return ("FLOW-NORMAL", _("{unit} is already 行動完了 and cannot attack").format(unit=u.name))
         if target.owner == m.player or not seat.in_battle(target):
-            return (spec.clause("targets"), f"{target.name} is not an enemy unit in this battle")
+            return (
+                spec.clause("targets"),
+                _("{target} is not an enemy unit in this battle").format(target=target.name),
+            )
         return None
 
     def check_activate(self, m: Move) -> Problem | None:
@@ -193,14 +228,23 @@ class Legality:
         ab = next((a for a in u.abilities if a.name == m.ability), None)
         if ab is None:
             names = ", ".join(a.name for a in u.abilities) or "none"
-            raise BadInput(f"{u.name} has no ability {m.ability!r}; its abilities: {names}")
+            raise BadInput(
+                _("{unit} has no ability {ability!r}; its abilities: {names}").format(
+                    unit=u.name, ability=m.ability, names=names
+                )
+            )
         spec = seat.rules.kind(ab.kind, sync=ab.sync is not None)
         if u.owner != m.player:
-            return ("AB-1", f"{u.name} belongs to {u.owner}; only its owner uses its abilities")
+            return (
+                "AB-1",
+                _("{unit} belongs to {owner}; only its owner uses its abilities").format(unit=u.name, owner=u.owner),
+            )
         if spec.never_declared:
             return (
                 "AUTO-1",
-                f"{ab.name} is {spec.label}: it takes effect by itself and is never declared",
+                _("{ability} is {label}: it takes effect by itself and is never declared").format(
+                    ability=ab.name, label=spec.label
+                ),
             )
         return use_problem(seat, m, spec, u, ab.timings or spec.default_timings, ab.target, ab)
 
@@ -211,21 +255,28 @@ class Legality:
         if card.type != "skill":
             return (
                 "EQ-1",
-                f"{card.name} is an equip card: it is equipped at the quick-summon timing, not used",
+                _("{card} is an equip card: it is equipped at the quick-summon timing, not used").format(
+                    card=card.name
+                ),
             )
         if card.owner != m.player or card.zone not in ("hand", "revealed"):
-            return ("SC-4", f"{card.name} is not in {m.player}'s hand")
+            return ("SC-4", _("{card} is not in {player}'s hand").format(card=card.name, player=m.player))
         if card.quick_summon and card.zone != "revealed":
             return (
                 "QS-1",
-                f"{card.name} must first be revealed at the quick-summon timing before it can be used",
+                _("{card} must first be revealed at the quick-summon timing before it can be used").format(
+                    card=card.name
+                ),
             )
         if u.owner != m.player:
-            return ("SC-4", f"{u.name} is not {m.player}'s unit")
+            return ("SC-4", _("{unit} is not {player}'s unit").format(unit=u.name, player=m.player))
         problem = use_problem(seat, m, spec, u, card.timings, card.target, None)
         own_normal = seat.point(m.player).action == "own_normal"
         if problem is None and own_normal and seat.variants.normal_action_acts and seat.acted(u):
-            problem = ("FLOW-NORMAL", f"{u.name} is already 行動完了 and cannot act in this normal timing")
+            problem = (
+                "FLOW-NORMAL",
+                _("{unit} is already 行動完了 and cannot act in this normal timing").format(unit=u.name),
+            )
         if problem is None:
             problem = condition_problem(seat, card, u, "SC-4")
         return problem

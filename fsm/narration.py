@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import _, either
 from .kinds import WORDS, KindSpec
 from .model import Ability, Card, ChainItem
 from .recheck import RECHECKS, failing
@@ -63,26 +64,30 @@ class Narration:
             text, clause = self.declaration(item), spec.clause("declare")
             framing = self.framing(item, spec, seat.point())
         elif step == "open_window":
-            text, clause = (
-                "counter window opens" + (f" (dice: {item.dice})" if item.dice else ""),
-                spec.clause("window"),
-            )
+            opens = _("counter window opens (dice: {dice})") if item.dice else _("counter window opens")
+            text, clause = opens.format(dice=item.dice), spec.clause("window")
         elif step == "skip_window":
-            no_window = "cannot be countered: no counter window" if spec.counter_window else "has no counter window"
-            text, clause = f"{spec.label} {no_window}", spec.clause("window")
+            no_window = (
+                _("{kind} cannot be countered: no counter window")
+                if spec.counter_window
+                else _("{kind} has no counter window")
+            )
+            text, clause = no_window.format(kind=spec.label), spec.clause("window")
         elif step == "recheck":
-            text, clause = f"#{item.seq} {seat.source_name(item)}: recheck", spec.clause("recheck")
+            recheck = _("#{seq} {source}: recheck").format(seq=item.seq, source=seat.source_name(item))
+            text, clause = recheck, spec.clause("recheck")
         elif step == "resolve":
-            text, clause = f"#{item.seq} {seat.board.item_name(item)} resolves", spec.clause("resolve")
+            resolves = _("#{seq} {item} resolves").format(seq=item.seq, item=seat.board.item_name(item))
+            text, clause = resolves, spec.clause("resolve")
             item.outcome = ("resolved", clause, "")
             checked = tuple((r, True) for r in spec.fizzle_if)  # the machine resolves only if all held
         else:  # fizzle: the machine chose it; say every condition the item fails
             reasons = failing(seat, item, spec.fizzle_if)
             checked = tuple((r, r not in reasons) for r in spec.fizzle_if)
-            why = "; ".join(WORDS[r][1] for r in reasons)
+            why = "; ".join(either(*WORDS[r]) for r in reasons)
             own = {RECHECKS[r].clause for r in reasons}
             clause = own.pop() if len(own) == 1 and "" not in own else spec.clause("recheck")
-            text = f"#{item.seq} {seat.board.item_name(item)} fizzles: {why}"
+            text = _("#{seq} {item} fizzles: {why}").format(seq=item.seq, item=seat.board.item_name(item), why=why)
             item.outcome = ("fizzled", clause, why)
         trace = capture(seat.table, PROCEDURE, event, (str(item.state),), item, checked, entered)
         self.log.append(LogEntry(text, clause, spec.label, (entered,), self.current_move, trace))
@@ -90,9 +95,12 @@ class Narration:
 
     def declaration(self, item: ChainItem) -> str:
         seat = self.seat
-        what = f"{item.declarer} declares {seat.board.spec_of(item).label} {seat.board.item_name(item)}"
+        kind, name = seat.board.spec_of(item).label, seat.board.item_name(item)
         top = next((i for i in seat.table.chain if i.seq == item.answering), None)
-        return what + (f", answering #{top.seq} {seat.source_name(top)}" if top else "")
+        if top is None:
+            return _("{player} declares {kind} {item}").format(player=item.declarer, kind=kind, item=name)
+        answering = _("{player} declares {kind} {item}, answering #{seq} {source}")
+        return answering.format(player=item.declarer, kind=kind, item=name, seq=top.seq, source=seat.source_name(top))
 
     def framing(self, item: ChainItem, spec: KindSpec, point: Point) -> list[LogEntry]:
         """Log lines saying what frames a declaration: the timing it is used under (TIM-*),
@@ -108,13 +116,18 @@ class Narration:
         use = use_as(keys, point, self.seat.board.timings_at(point)) if keys else None
         if use is not None:
             label = next(rules.timings[k].label for k in keys if rules.timings[k].clause == use[1])
-            lines.append((f"used as {'a counter' if use[0] == 'counter' else 'an action'} under {label}", use[1]))
+            used = (
+                _("used as a counter under {timing}") if use[0] == "counter" else _("used as an action under {timing}")
+            )
+            lines.append((used.format(timing=label), use[1]))
         if len(keys) > 1:
             clause, printed = rules.combination_clause(keys)
-            lines.append((f"{printed} carries {len(keys)} timings; any one of them may be used", clause))
+            several = _("{printed} carries {count} timings; any one of them may be used")
+            lines.append((several.format(printed=printed, count=len(keys)), clause))
         if spec.sync:
             base = rules.kinds[spec.key.removeprefix("sync_")].label
-            lines.append((f"【同調】 wraps {base}: its steps, plus the partner check", "SYNC-2"))
+            lines.append((_("【同調】 wraps {kind}: its steps, plus the partner check").format(kind=base), "SYNC-2"))
         if card is not None and card.quick_summon:
-            lines.append((f"{card.name} was revealed at the quick-summon timing; used like any skill card", "QS-2"))
+            revealed = _("{card} was revealed at the quick-summon timing; used like any skill card")
+            lines.append((revealed.format(card=card.name), "QS-2"))
         return [LogEntry(text, clause, move=self.current_move) for text, clause in lines]

@@ -7,6 +7,7 @@ flow's and the chain's transitions say where that leads.
 
 from __future__ import annotations
 
+from .i18n import _
 from .kinds import KindSpec
 from .model import Battle, ChainItem
 from .moves import Move
@@ -30,7 +31,7 @@ class Play:
         flow's transitions say where that leads (TIM-CTR-2, FLOW-*, TIM-MF)."""
         game = self.game
         if game.table.priority is not None:
-            game.send_chain("pass_priority", f"{m.player} passes", "TIM-CTR-2")
+            game.send_chain("pass_priority", _("{player} passes").format(player=m.player), "TIM-CTR-2")
             if game.table.chain_state == "resolving":
                 self.resolve_chain()
             return
@@ -53,12 +54,14 @@ class Play:
             )
             game.send_flow(
                 "advance",
-                f"{u.name} advances into {geo.name}, held by {geo.holder}: battle",
+                _("{unit} advances into {geo}, held by {holder}: battle").format(
+                    unit=u.name, geo=geo.name, holder=geo.holder
+                ),
                 "FLOW-ADV",
             )
         else:
             geo.holder = m.player
-            game.note(f"{u.name} moves to {geo.name}", "FLOW-ADV")
+            game.note(_("{unit} moves to {geo}").format(unit=u.name, geo=geo.name), "FLOW-ADV")
 
     def do_summon(self, m: Move) -> None:
         game = self.game
@@ -68,7 +71,7 @@ class Play:
         u.zone, u.geo = "field", b.geo
         if u.id not in b.participants:  # summoned again after an effect sent it back to the hand
             b.participants.append(u.id)
-        game.note(f"{u.name} is quick-summoned into the battle", "FLOW-QS")
+        game.note(_("{unit} is quick-summoned into the battle").format(unit=u.name), "FLOW-QS")
         if game.variants.quick_summoned_battle_autos == "on_summon":
             game.steps.battle_start([u])
 
@@ -85,13 +88,13 @@ class Play:
     def do_unequip(self, m: Move) -> None:
         card = self.game.board.card(m.card)
         card.zone, card.equipped_to = "graveyard", None
-        self.game.note(f"{card.name} is taken off and discarded; its skills are free again", "EQ-1")
+        self.game.note(_("{card} is taken off and discarded; its skills are free again").format(card=card.name), "EQ-1")
 
     def do_reveal(self, m: Move) -> None:
         card = self.game.board.card(m.card)
         card.zone = "revealed"
         self.game.note(
-            f"{card.name} is revealed: it may be used in this battle, and is discarded after it",
+            _("{card} is revealed: it may be used in this battle, and is discarded after it").format(card=card.name),
             "QS-1",
         )
 
@@ -100,7 +103,9 @@ class Play:
         assert b is not None
         u = self.game.board.unit(m.unit)
         b.front[m.player] = u.id
-        self.game.note(f"{u.name} takes the front of {m.player}'s formation", "FLOW-FORM")
+        self.game.note(
+            _("{unit} takes the front of {player}'s formation").format(unit=u.name, player=m.player), "FLOW-FORM"
+        )
 
     def do_attack(self, m: Move) -> None:
         # the attack is its own source, and what a counter to it is during (TIM-SPD's `during`)
@@ -147,7 +152,7 @@ class Play:
         t = game.table
         while t.chain_state == "resolving":
             game.resolve_item(t.chain.pop())
-            game.send_chain("resolve_next", "next item" if t.chain else "chain resolved", "TIM-CTR-3")
+            game.send_chain("resolve_next", _("next item") if t.chain else _("chain resolved"), "TIM-CTR-3")
         if t.chain_state == "empty":
             self.after_chain()
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from .i18n import _, either
 from .model import Ability, ChainItem, Unit
 from .protocol import Board, Spec
 from .skills import Pool, can_pay, fmt, payment
@@ -49,8 +50,13 @@ def _always_payable(board: Board, spec: Spec, unit: Unit, ab: Ability | None) ->
 def _never_paid(board: Board, item: ChainItem, spec: Spec, unit: Unit | None) -> None:
     """A price that belongs to step 4 (ACT-7, SD-7): a fizzled item never pays it."""
     if unit is not None and spec.price_paid == "resolve":
-        price = PRICES[spec.price].en
-        board.note(f"{board.source_name(item)} fizzled, so its price ({price}) is never paid", spec.clause("price"))
+        price = either(PRICES[spec.price].ja, PRICES[spec.price].en)
+        board.note(
+            _("{source} fizzled, so its price ({price}) is never paid").format(
+                source=board.source_name(item), price=price
+            ),
+            spec.clause("price"),
+        )
 
 
 def price(
@@ -85,7 +91,7 @@ def _stand_in(board: Board, need: Pool, paid: Pool) -> None:
     extra = paid.get("全", 0) - need.get("全", 0)
     if extra > 0:
         covered = fmt(Counter({s: n - paid.get(s, 0) for s, n in need.items() if n > paid.get(s, 0)}))
-        board.note(f"全×{extra} stands in for {covered}", "SYM-2")
+        board.note(_("全×{extra} stands in for {covered}").format(extra=extra, covered=covered), "SYM-2")
 
 
 # ---------------------------------------------------------------- act: 行動完了 (ACT-7)
@@ -94,10 +100,13 @@ def _stand_in(board: Board, need: Pool, paid: Pool) -> None:
 )
 def _act(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     if spec.category == "attack" and not board.variants.normal_action_acts:
-        board.note(f"{u.name} attacks and stays 行動未完了 (variant normal_action_acts)", spec.clause("price"))
+        board.note(
+            _("{unit} attacks and stays 行動未完了 (variant normal_action_acts)").format(unit=u.name),
+            spec.clause("price"),
+        )
         return
     u.acted = True
-    board.note(f"{u.name} becomes 行動完了", spec.clause("price"))
+    board.note(_("{unit} becomes 行動完了").format(unit=u.name), spec.clause("price"))
 
 
 # ---------------------------------------------------------------- pay_cost: the 代償 (COST-3, COST-5)
@@ -105,7 +114,10 @@ def _refund(board: Board, item: ChainItem, spec: Spec, u: Unit | None) -> None:
     if u is not None and item.paid and board.variants.refund_cost_on_fizzle:
         u.skills.consumed.subtract(Counter(dict(item.paid)))
         u.skills.consumed = +u.skills.consumed
-        board.note(f"the 代償 {fmt(Counter(dict(item.paid)))} is refunded (variant refund_cost_on_fizzle)", "COST-5")
+        board.note(
+            _("the 代償 {cost} is refunded (variant refund_cost_on_fizzle)").format(cost=fmt(Counter(dict(item.paid)))),
+            "COST-5",
+        )
 
 
 def _cost_payable(board: Board, spec: Spec, u: Unit, ab: Ability | None) -> Problem | None:
@@ -114,10 +126,14 @@ def _cost_payable(board: Board, spec: Spec, u: Unit, ab: Ability | None) -> Prob
     have, holdings = board.available(u), board.holdings(u)
     if can_pay(have, [ab.cost_pool, *holdings]):
         return None
-    held = f", already held by {board.holders(u)}," if holdings else ""
+    short = (
+        _("{unit} has {have}, already held by {holders}, and cannot pay the 代償 {cost} of {ability}")
+        if holdings
+        else _("{unit} has {have} and cannot pay the 代償 {cost} of {ability}")
+    )
     return (
         board.held_clause(u, ab.cost_pool, spec.clause("price")),
-        f"{u.name} has {fmt(have)}{held} and cannot pay the 代償 {fmt(ab.cost_pool)} of {ab.name}",
+        short.format(unit=u.name, have=fmt(have), holders=board.holders(u), cost=fmt(ab.cost_pool), ability=ab.name),
     )
 
 
@@ -137,7 +153,7 @@ def _pay_cost(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     paid = payment(board.available(u), ab.cost_pool)
     u.skills.consumed.update(paid)
     item.paid = tuple(paid.items())
-    board.note(f"{u.name} pays the 代償 {fmt(paid)}", spec.clause("price"))
+    board.note(_("{unit} pays the 代償 {paid}").format(unit=u.name, paid=fmt(paid)), spec.clause("price"))
     _stand_in(board, ab.cost_pool, paid)
 
 
@@ -152,7 +168,7 @@ def _pay_cost(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
 )
 def _discard_self(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     if u.on_field:
-        board.note(f"{u.name} is discarded (破棄) as the price", spec.clause("price"))
+        board.note(_("{unit} is discarded (破棄) as the price").format(unit=u.name), spec.clause("price"))
         board.leave_field(u, "graveyard", discarded=True)
 
 
@@ -160,7 +176,7 @@ def _discard_self(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
 @price("march", ja="進軍完了にする", en="unit becomes 進軍完了", clause="MAR-1", release=_never_paid)
 def _march(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     u.marched = True
-    board.note(f"{u.name} becomes 進軍完了", spec.clause("price"))
+    board.note(_("{unit} becomes 進軍完了").format(unit=u.name), spec.clause("price"))
 
 
 # ---------------------------------------------------------------- consume_condition: a card's condition (SC-4, SC-7)
@@ -172,7 +188,12 @@ def _hold_condition(board: Board, item: ChainItem) -> None:
     card = board.table.cards[item.source]
     item.reserved = card.condition.symbols
     unit = board.table.units[item.unit or ""]
-    board.note(f"{card.name}'s condition {card.condition} is held on {unit.name} until resolution", "SC-4")
+    board.note(
+        _("{card}'s condition {condition} is held on {unit} until resolution").format(
+            card=card.name, condition=card.condition, unit=unit.name
+        ),
+        "SC-4",
+    )
 
 
 @price(
@@ -190,7 +211,10 @@ def _consume_condition(board: Board, item: ChainItem, spec: Spec, u: Unit) -> No
     paid = payment(board.available(u), card.condition.needs)
     u.skills.consumed.update(paid)
     item.reserved = ()
-    board.note(f"{u.name} uses {fmt(paid)} for {card.name}; lost for this battle", "SC-2")
+    board.note(
+        _("{unit} uses {paid} for {card}; lost for this battle").format(unit=u.name, paid=fmt(paid), card=card.name),
+        "SC-2",
+    )
     _stand_in(board, card.condition.needs, paid)
 
 
@@ -246,7 +270,9 @@ def unfit(key: str, category: str) -> str:
     allowed = entry.data["categories"]
     if allowed is None or category in allowed:
         return ""
-    return f"price {key!r} needs category {' or '.join(allowed)}: {entry.data['needs']}"
+    return _("price {key!r} needs category {allowed}: {needs}").format(
+        key=key, allowed=" or ".join(allowed), needs=entry.data["needs"]
+    )
 
 
 def self_fizzling(key: str, paid_at: str, fizzle_if: list[str]) -> str:

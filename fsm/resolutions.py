@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import effects
+from .i18n import _
 from .model import ChainItem
 from .protocol import Board, Spec
 from .vocab import Registry
@@ -28,7 +29,8 @@ def _effects_happen(board: Board, item: ChainItem, spec: Spec) -> None:
     if source is None:
         return
     if source.min_roll and (item.dice or 0) < source.min_roll:
-        board.note(f"dice {item.dice} is below {source.min_roll}: no effect", spec.clause("resolve"))
+        too_low = _("dice {dice} is below {min_roll}: no effect").format(dice=item.dice, min_roll=source.min_roll)
+        board.note(too_low, spec.clause("resolve"))
         return
     for eff in source.effect:
         effects.resolve(board, eff, item, spec.clause("resolve"))
@@ -42,7 +44,7 @@ CATEGORIES.register("skill", ja="スキルカード", en="a skill card", clause=
 def _attack(board: Board, item: ChainItem, spec: Spec) -> None:
     target = board.table.units.get(item.target or "")
     if target and board.variants.attack_outcome == "destroy_target" and target.on_field:
-        board.note(f"the attack destroys {target.name} (撃破)", "FLOW-ATK")
+        board.note(_("the attack destroys {unit} (撃破)").format(unit=target.name), "FLOW-ATK")
         board.leave_field(target, "graveyard", destroyed=True)
 
 

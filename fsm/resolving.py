@@ -9,6 +9,7 @@ The engine answers the machine's :class:`fsm.protocol.ProcedureHost` with these.
 from __future__ import annotations
 
 from . import prices, resolutions
+from .i18n import _
 from .model import Card, ChainItem, Outcome, Unit
 from .seat import Driver
 
@@ -32,13 +33,16 @@ class Resolving:
         if u is None or not game.variants.normal_action_acts or game.point(item.declarer).action != "own_normal":
             return
         u.acted = True
-        game.note(f"{u.name} acts in this normal timing and becomes 行動完了", "FLOW-NORMAL")
+        game.note(_("{unit} acts in this normal timing and becomes 行動完了").format(unit=u.name), "FLOW-NORMAL")
 
     def roll_dice(self, item: ChainItem) -> None:
         source = self.game.source_of(item)
         if source and source.dice:
             item.dice = self.game.table.roll_die()
-            self.game.note(f"dice for #{item.seq}: {item.dice}", self.game.board.spec_of(item).clause("declare"))
+            self.game.note(
+                _("dice for #{seq}: {dice}").format(seq=item.seq, dice=item.dice),
+                self.game.board.spec_of(item).clause("declare"),
+            )
 
     def apply_effect(self, item: ChainItem) -> None:
         resolutions.resolve(self.game, item, self.game.board.spec_of(item))
@@ -57,7 +61,7 @@ class Resolving:
         t.chain.append(item)
         self.game.send_chain(
             "counter" if answering else "open_window",
-            f"{t.opponent(item.declarer)} may counter first",
+            _("{opponent} may counter first").format(opponent=t.opponent(item.declarer)),
             "TIM-CTR-2" if answering else self.game.board.spec_of(item).clause("window"),
         )
 
@@ -70,7 +74,7 @@ class Resolving:
         card = t.cards.get(item.source)
         if card is not None and card.zone == "chain":
             card.zone = "graveyard"
-            self.game.note(f"{card.name} goes to the graveyard", clause)
+            self.game.note(_("{card} goes to the graveyard").format(card=card.name), clause)
         self.drop_unheld_equips()  # before the next item's recheck counts what the equips hold
 
     # ------------------------------------------------------------------ what goes with a unit or a card
@@ -81,11 +85,16 @@ class Resolving:
         for c in self.game.table.cards.values():
             if c.zone == "equipped" and c.equipped_to == u.id:
                 c.zone, c.equipped_to = "graveyard", None
-                self.game.note(f"{c.name} leaves with {u.name} and is discarded", "EQ-1")
+                self.game.note(_("{card} leaves with {unit} and is discarded").format(card=c.name, unit=u.name), "EQ-1")
 
     def equip(self, card: Card, u: Unit) -> None:
         card.zone, card.equipped_to = "equipped", u.id
-        self.game.note(f"{card.name} is equipped on {u.name} and holds {card.condition} while equipped", "EQ-1")
+        self.game.note(
+            _("{card} is equipped on {unit} and holds {condition} while equipped").format(
+                card=card.name, unit=u.name, condition=card.condition
+            ),
+            "EQ-1",
+        )
 
     def drop_unheld_equips(self) -> None:
         """Variant equip_without_skill=discarded: an equip whose held skill is gone is discarded (EQ-1).
@@ -100,7 +109,9 @@ class Resolving:
                 if part != card.condition.needs:
                     card.zone, card.equipped_to = "graveyard", None
                     game.note(
-                        f"{card.name} no longer holds its condition {card.condition} on {u.name} and is discarded "
-                        "(variant equip_without_skill)",
+                        _(
+                            "{card} no longer holds its condition {condition} on {unit} and is discarded "
+                            "(variant equip_without_skill)"
+                        ).format(card=card.name, condition=card.condition, unit=u.name),
                         "EQ-1",
                     )

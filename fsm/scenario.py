@@ -47,7 +47,7 @@ from .effects import EFFECTS, one_off
 from .effects import parse as parse_effect
 from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
-from .i18n import _
+from .i18n import _, language, using
 from .model import Ability, Battle, Card, Effect, Geo, Table, Unit
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, SkillPool, fmt, pool
@@ -483,8 +483,9 @@ def _variants(data: Mapping[str, Any], where: _Where, overrides: Mapping[str, An
 
 
 def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str = "<scenario>",
-               variants: Variants | None = None, overrides: Mapping[str, Any] | None = None) -> Game:  # fmt: skip
-    """A game set up and started as the scenario says (moves not yet played).
+               variants: Variants | None = None, overrides: Mapping[str, Any] | None = None,
+               lang: str | None = None) -> Game:  # fmt: skip
+    """A game set up and started as the scenario says (moves not yet played), narrating in ``lang``.
 
     ``variants`` replaces the scenario's own ``variants:``; ``overrides`` is applied on top of them.
     """
@@ -510,7 +511,7 @@ def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str 
         table.active = table.battle.advancing
     elif at != "main_phase":
         raise BadInput(_("starting at {at} needs start.battle (advancing, geo)").format(at=at), start.at("at"))
-    game = Game(table, rules, variants)
+    game = Game(table, rules, variants, lang)
     game.begin(at)
     return game
 
@@ -583,6 +584,7 @@ def load(
     variants: Variants | None = None,
     rules: Ruleset | None = None,
     overrides: Mapping[str, Any] | None = None,
+    lang: str | None = None,
 ) -> tuple[Game, Mapping[str, Any]]:
     """Read a scenario and set up its game; bad files raise :class:`BadInput` with file:line."""
     p = Path(path)
@@ -599,7 +601,7 @@ def load(
             )
     _clause_ids(data.get("clauses"), where, data, "clauses")
     try:
-        return build_game(data, rules, str(p), variants, overrides), data
+        return build_game(data, rules, str(p), variants, overrides, lang), data
     except BadInput as err:
         if err.where.startswith(str(p)) or err.where == "--variant":
             raise
@@ -623,13 +625,36 @@ def play(
     upto: int | None = None,
     overrides: Mapping[str, Any] | None = None,
     expectations: bool = True,
+    lang: str | None = None,
 ) -> Result:
     """Play a scenario's moves and check its expectations.
 
     ``upto`` stops after that many entries of ``moves:`` (and skips the expectations);
     ``expectations=False`` plays every move but checks nothing (``fsm moves``).
+    ``lang`` (default: the language chosen, docs/i18n.md) is the narration's language.  A file's
+    ``steps:`` and ``log:`` lines quote the English log, so the checks are made on an English
+    game and the moves are played again to narrate them in another language.
     """
-    game, data = load(path, variants, rules, overrides)
+    spoken = language(lang)
+    if spoken == "en" or not expectations:
+        with using(lang):
+            return _play(path, variants, rules, upto, overrides, expectations, spoken)
+    result = _play(path, variants, rules, upto, overrides, expectations, "en")
+    with using(spoken):  # the lines the reader adds (a refused move) in the narration's language too
+        result.steps = _play(path, variants, rules, upto, overrides, False, spoken).steps
+    return result
+
+
+def _play(
+    path: str | Path,
+    variants: Variants | None,
+    rules: Ruleset | None,
+    upto: int | None,
+    overrides: Mapping[str, Any] | None,
+    expectations: bool,
+    lang: str,
+) -> Result:
+    game, data = load(path, variants, rules, overrides, lang)
     where = _Where(str(path))
     result = Result(str(path), str(data.get("title", Path(path).stem)), game)
     result.notes = str(data.get("notes", ""))
@@ -700,7 +725,8 @@ def _refused(game: Game, entry: Mapping[str, Any], at: str, where: _Where, resul
         )
     elif want:
         result.checked.add(want)
-    result.steps.append((f"refused {text}", [LogEntry(f"refused: {verdict.message}", verdict.clause, move=text)]))
+    line = LogEntry(_("refused: {reason}").format(reason=verdict.message), verdict.clause, move=text)
+    result.steps.append((f"refused {text}", [line]))
     return True
 
 

@@ -24,6 +24,7 @@ from statemachine import State
 from .battle import GameFlow
 from .board import OnTable
 from .effects import lasting_speed
+from .i18n import _
 from .model import Battle, ChainItem, Table, Unit
 from .ruleset import Ruleset
 from .trace import FLOW, Trace, capture
@@ -95,8 +96,10 @@ class BattleSteps:
         t = self.host.table
         t.main_reply = True
         self.host.note(
-            f"{t.active} is done; before the main phase ends, {t.opponent(t.active)} may use an [ＭＦ] "
-            "card or pass (variant mf_cards_in=any_main_phase)",
+            _(
+                "{active} is done; before the main phase ends, {opponent} may use an [ＭＦ] "
+                "card or pass (variant mf_cards_in=any_main_phase)"
+            ).format(active=t.active, opponent=t.opponent(t.active)),
             "TIM-MF",
         )
 
@@ -108,16 +111,23 @@ class BattleSteps:
         for u in t.units.values():
             if u.skills.consumed and variants.skills_used_outside_battle_return == "end_of_main_phase":
                 u.skills.consumed.clear()
-                self.host.note(f"{u.name}'s skills used in the main phase come back", "SC-3")
+                self.host.note(_("{unit}'s skills used in the main phase come back").format(unit=u.name), "SC-3")
             if u.skills.granted and variants.skills_granted_outside_battle_lapse == "end_of_main_phase":
                 # a battle's grants lapsed at its cleanup: what is left was granted in this main phase
                 u.skills.granted.clear()
                 self.host.note(
-                    f"skills granted to {u.name} in the main phase lapse (variant skills_granted_outside_battle_lapse)",
+                    _(
+                        "skills granted to {unit} in the main phase lapse (variant skills_granted_outside_battle_lapse)"
+                    ).format(unit=u.name),
                     "TIM-BTL",
                 )
         t.active = t.opponent(ending)
-        self._narrate(f"{ending} ends the main phase; {t.active}'s main phase", "TIM-MF", target, transition)
+        self._narrate(
+            _("{ending} ends the main phase; {active}'s main phase").format(ending=ending, active=t.active),
+            "TIM-MF",
+            target,
+            transition,
+        )
 
     def begin_turn(self) -> None:
         """The new turn player's units: 進軍未完了 again (MAR-1), 行動未完了 again by variant.
@@ -131,7 +141,9 @@ class BattleSteps:
             self._unmarch(u)
             if u.acted and self.host.variants.reset_acted_in_owner_main_phase:
                 u.acted = False
-                self.host.note(f"{u.name} is 行動未完了 again: its owner's main phase begins", "FLOW-CLEANUP")
+                self.host.note(
+                    _("{unit} is 行動未完了 again: its owner's main phase begins").format(unit=u.name), "FLOW-CLEANUP"
+                )
 
     def _unmarch(self, u: Unit) -> None:
         """The owner's next main phase: 進軍未完了 again, so its 【進軍】 may be declared again (MAR-1)."""
@@ -153,32 +165,37 @@ class BattleSteps:
                 if spec.at_battle_start and ab.battle_only:
                     if ab.sync and not host.board.partner(u, ab.sync):
                         host.note(
-                            f"{ab.name} of {u.name} does not activate: no 【同調】 partner in its party", "SYNC-1"
+                            _("{ability} of {unit} does not activate: no 【同調】 partner in its party").format(
+                                ability=ab.name, unit=u.name
+                            ),
+                            "SYNC-1",
                         )
                         continue
                     item = ChainItem(host.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
                     host.table.next_seq += 1
-                    activates = f"{spec.label}[戦闘] {ab.name} of {u.name} activates at battle start"
+                    activates = _("{label}[戦闘] {ability} of {unit} activates at battle start").format(
+                        label=spec.label, ability=ab.name, unit=u.name
+                    )
                     host.start(
                         item,
                         {
                             "declare": (activates, "AUTO-2"),
-                            "skip_window": ("no counter window: a [戦闘] auto cannot be countered", "AUTO-3"),
+                            "skip_window": (_("no counter window: a [戦闘] auto cannot be countered"), "AUTO-3"),
                         },
                     )
 
     # ------------------------------------------------------------------ quick summon and formation
     def next_step(self, target: State, transition: Any) -> None:
-        self._narrate("next quick-summon step", "FLOW-QS", target, transition)
+        self._narrate(_("next quick-summon step"), "FLOW-QS", target, transition)
 
     def to_formation(self, target: State, transition: Any) -> None:
-        self._narrate("quick-summon timing over: formation", "FLOW-QS", target, transition)
+        self._narrate(_("quick-summon timing over: formation"), "FLOW-QS", target, transition)
 
     def next_side(self, target: State, transition: Any) -> None:
-        self._narrate("the other side sets its formation", "FLOW-FORM", target, transition)
+        self._narrate(_("the other side sets its formation"), "FLOW-FORM", target, transition)
 
     def to_speed(self, target: State, transition: Any) -> None:
-        self._narrate("formation set: speed determination", "FLOW-FORM", target, transition)
+        self._narrate(_("formation set: speed determination"), "FLOW-FORM", target, transition)
 
     # ------------------------------------------------------------------ speed (FLOW-SPD, TIM-SPD)
     def on_enter_speed(self, source: State | None = None) -> None:
@@ -198,7 +215,7 @@ class BattleSteps:
             bonus = unit.speed + lasting_speed(self.host.board.continuous_effects(unit)) if unit else 0
             b.front_speed[p] = bonus
             b.dice[p] = t.roll_die()
-        self.host.note(f"speed dice: {self.speed_text()}", "FLOW-SPD")
+        self.host.note(_("speed dice: {speed_text}").format(speed_text=self.speed_text()), "FLOW-SPD")
         self.offer_speed_result()
 
     def reroll(self, clause: str) -> None:
@@ -208,10 +225,10 @@ class BattleSteps:
         b = self._battle()
         if b.roll_mod and not self.host.variants.reroll_keeps_speed_modifiers:
             b.roll_mod.clear()
-            self.host.note("the re-roll drops the speed changes made in answer to the dice", "FLOW-SPD")
+            self.host.note(_("the re-roll drops the speed changes made in answer to the dice"), "FLOW-SPD")
         for p in t.players:
             b.dice[p] = t.roll_die()
-        self.host.note(f"the speed dice are rolled again: {self.speed_text()}", clause)
+        self.host.note(_("the speed dice are rolled again: {speed_text}").format(speed_text=self.speed_text()), clause)
 
     def offer_speed_result(self) -> None:
         """The dice result stands on the chain, and [反撃：スピード限定] may answer it (TIM-SPD)."""
@@ -227,8 +244,8 @@ class BattleSteps:
         roll = ChainItem(t.next_seq, kind, leader, None, source="speed", during="speed")
         t.next_seq += 1
         told = {
-            "declare": ("the dice result stands on the chain", "FLOW-SPD"),
-            "open_window": ("[反撃：スピード限定] may answer the dice result", "TIM-SPD"),
+            "declare": (_("the dice result stands on the chain"), "FLOW-SPD"),
+            "open_window": (_("[反撃：スピード限定] may answer the dice result"), "TIM-SPD"),
         }
         if not self.host.start(roll, told):  # a designer's roll nobody may answer stands at once
             self.host.flow.send("chain_resolved")  # queued: the flow decides once this step is done
@@ -253,7 +270,7 @@ class BattleSteps:
         return self.host.variants.speed_tie == "reroll"
 
     def reroll_tie(self) -> None:
-        self.host.note(f"tie ({self.speed_text()}): roll again", "FLOW-SPD")
+        self.host.note(_("tie ({speed_text}): roll again").format(speed_text=self.speed_text()), "FLOW-SPD")
         self.reroll("FLOW-SPD")
         if self.host.variants.reroll_answerable:
             self.offer_speed_result()
@@ -271,7 +288,12 @@ class BattleSteps:
         else:
             first = max((a, d), key=lambda p: totals[p])
         b.first = b.turn = first
-        self._narrate(f"{self.speed_text()}: {first} is first (先攻)", "FLOW-SPD", target, transition)
+        self._narrate(
+            _("{speed_text}: {first} is first (先攻)").format(speed_text=self.speed_text(), first=first),
+            "FLOW-SPD",
+            target,
+            transition,
+        )
 
     # ------------------------------------------------------------------ normal timings (FLOW-NORMAL, FLOW-END)
     def _can_act(self, player: str) -> bool:
@@ -280,9 +302,9 @@ class BattleSteps:
     def _end_reason(self) -> str:
         """Why the battle is over (FLOW-END), or "" while it goes on."""
         if len({u.owner for u in self.host.board.participants()}) < 2:
-            return "one side has no units left in the battle"
+            return _("one side has no units left in the battle")
         if not any(self._can_act(p) for p in self.host.table.players):
-            return "no unit on either side can act"
+            return _("no unit on either side can act")
         return ""
 
     def battle_over(self) -> bool:
@@ -301,11 +323,11 @@ class BattleSteps:
     def next_timing(self, target: State, transition: Any) -> None:
         b = self._battle()
         b.turn = self.host.table.opponent(b.turn or b.advancing)
-        self._narrate(f"{b.turn}'s normal timing", "FLOW-NORMAL", target, transition)
+        self._narrate(_("{turn}'s normal timing").format(turn=b.turn), "FLOW-NORMAL", target, transition)
 
     def end_battle(self, target: State, transition: Any) -> None:
-        reason = self._end_reason() or "both players passed their normal timings"
-        self._narrate(f"battle ends: {reason}", "FLOW-END", target, transition)
+        reason = self._end_reason() or _("both players passed their normal timings")
+        self._narrate(_("battle ends: {reason}").format(reason=reason), "FLOW-END", target, transition)
 
     # ------------------------------------------------------------------ battle end (FLOW-CLEANUP)
     def on_enter_battle_end(self) -> None:
@@ -317,7 +339,7 @@ class BattleSteps:
         clean_up(self.host, self._battle())
 
     def to_main_phase(self, target: State, transition: Any) -> None:
-        self._narrate("back to the main phase", "FLOW-CLEANUP", target, transition)
+        self._narrate(_("back to the main phase"), "FLOW-CLEANUP", target, transition)
 
 
 def clean_up(host: FlowHost, b: Battle) -> None:
@@ -327,10 +349,10 @@ def clean_up(host: FlowHost, b: Battle) -> None:
     for u in t.units.values():
         if u.skills.granted:
             u.skills.granted.clear()
-            host.note(f"[戦闘] effects on {u.name} lapse", "TIM-BTL")
+            host.note(_("[戦闘] effects on {unit} lapse").format(unit=u.name), "TIM-BTL")
         if u.skills.consumed:
             u.skills.consumed.clear()
-            host.note(f"{u.name}'s used skills come back", "SC-3")
+            host.note(_("{unit}'s used skills come back").format(unit=u.name), "SC-3")
         if variants.reset_acted_at_battle_end:
             u.acted = False
         u.declared.clear()
@@ -338,17 +360,24 @@ def clean_up(host: FlowHost, b: Battle) -> None:
         if c.quick_summon and c.zone == "revealed":
             c.zone = "graveyard"
             host.note(
-                f"{c.name} was declared at the quick-summon timing and is discarded after the battle",
+                _("{card} was declared at the quick-summon timing and is discarded after the battle").format(
+                    card=c.name
+                ),
                 "QS-3",
             )
     geo = t.geos[b.geo]
     left = {u.owner for u in host.board.participants()}
     if left == {b.advancing}:
         geo.holder = b.advancing
-        host.note(f"{b.advancing} takes {geo.name}", "FLOW-END")
+        host.note(_("{advancing} takes {geo}").format(advancing=b.advancing, geo=geo.name), "FLOW-END")
     elif b.advancing in left and b.origin and variants.drawn_battle_advancers == "return":
         for u in host.board.participants():
             if u.owner == b.advancing:
                 u.geo = b.origin
-                host.note(f"{u.name} did not take {geo.name} and goes back to {b.origin}", "FLOW-END")
+                host.note(
+                    _("{unit} did not take {geo} and goes back to {origin}").format(
+                        unit=u.name, geo=geo.name, origin=b.origin
+                    ),
+                    "FLOW-END",
+                )
     t.battle = None
