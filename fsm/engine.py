@@ -66,8 +66,11 @@ class Snapshot:
 class Game:
     """A table plus the rules in force (kinds, timings, variants)."""
 
-    def __init__(self, table: Table, rules: Ruleset | None = None, variants: Variants | None = None) -> None:
+    def __init__(
+        self, table: Table, rules: Ruleset | None = None, variants: Variants | None = None, lang: str | None = None
+    ) -> None:
         self.table = table
+        self.lang = lang  # the language of its messages (issue 17; the engine's catalogue work fills this in)
         self.rules = rules or builtin()
         self.variants = variants or Variants()
         self.board = OnTable(self)
