@@ -103,6 +103,10 @@ class Painter:
     def term(self, message: str) -> str:
         return term(message, self.lang)
 
+    def card_term(self, message: str) -> str:
+        """A rule term as printed on the cards when no language is chosen (the default's one word)."""
+        return say(message, "ja" if self.lang == "both" else self.lang)
+
     def colour(self, player: str | None) -> str:
         players = self.game.table.players
         return PLAYER_COLOURS[players.index(player)] if player in players else "#555"
@@ -141,9 +145,7 @@ class Painter:
             text = self.say(
                 N_("{player} has priority ({priority}) {clause} — may counter #{seq} {source} or pass"),
                 player=self.who(actor),
-                priority=say(
-                    N_("counter priority"), "ja" if self.lang == "both" else self.lang
-                ),  # today: the card term
+                priority=self.card_term(N_("counter priority")),
                 clause=clause_badge("TIM-CTR-2"),
                 seq=top.seq,
                 source=esc(g.source_name(top)),

@@ -25,9 +25,8 @@ from .trace import FLOW, PROCEDURE, Trace
 from .widget_words import say, term
 
 
-#: The diagram selector: follow what moved, or one machine.
 def view_choices(lang: Lang) -> list[tuple[str, str]]:
-    """The diagram chooser's buttons: auto, then one per machine, in the step-through's language."""
+    """The diagram chooser's buttons: follow what moved (auto), or one machine; in the step-through's language."""
     return [(term(N_("auto"), lang), "auto"), *((term(name, lang), key) for key, name in live_view.NAMES.items())]
 
 
