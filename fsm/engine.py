@@ -134,7 +134,7 @@ class Game:
         start = len(self.log)
         try:
             self.narration.current_move = str(m)
-            self.note(m.text(language()), self.legality.move_clause(m))
+            self.narration.echo(m.text(language()), self.legality.move_clause(m))
             self.play.do(m)
         except BaseException:
             if snap is not None:

@@ -24,6 +24,7 @@ from statemachine import StateChart
 from .chain import CounterChain
 from .diagrams import ACTIVE_FILL, INK, MUTED, PAPER, WINDOW, WINDOW_FILL, Taken, compose, dot_source, run_dot
 from .errors import BadInput
+from .i18n import N_
 from .kinds import KindSpec
 from .labels import LANGS, Lang, Term
 from .model import ChainItem, Table
@@ -44,7 +45,7 @@ class Game(Protocol):
 
 
 #: The machines a step-through can show, and how the selector names them.
-NAMES = {FLOW: "流れ flow", CHAIN: "チェーン chain", PROCEDURE: "手順 procedure"}
+NAMES = {FLOW: N_("flow"), CHAIN: N_("chain"), PROCEDURE: N_("procedure")}  # shown through widget_words.term
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ class LogEntry:
     entered: tuple[str, ...] = ()
     move: str = ""
     trace: Trace | None = None  # on a machine transition: the machines at that instant (fsm.trace)
+    echo: bool = False  # the move's own first line (its text is the move, in the game's language)
 
 
 class Narration:
@@ -43,6 +44,10 @@ class Narration:
         self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = (), trace: Trace | None = None
     ) -> None:
         self.log.append(LogEntry(text, clause, machine, entered, self.current_move, trace))
+
+    def echo(self, text: str, clause: str) -> None:
+        """The move's own line, which opens its part of the log."""
+        self.log.append(LogEntry(text, clause, move=self.current_move, echo=True))
 
     def insert(
         self, at: int, text: str, clause: str, machine: str, entered: tuple[str, ...], trace: Trace | None = None

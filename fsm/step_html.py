@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from .catalogue import CLAUSES
 from .engine import Game, LogEntry
+from .i18n import N_
 from .kinds import WORDS
+from .labels import Lang
 from .live_view import link_label
 from .model import Table
 from .narrate import MACHINE_WORDS
@@ -24,16 +26,33 @@ from .skills import fmt
 from .timeline import Frame, is_move_echo
 from .trace import Link, Trace
 from .variants import value_word
+from .widget_words import say, term
 
 #: One colour per seat: the first player of the table, then the second (also in STYLE, for the move buttons).
 PLAYER_COLOURS = ("#2b6cb0", "#c05621")
 ZONES = ("hand", "revealed", "chain", "equipped", "graveyard")
-ZONE_LABELS = {
-    "hand": "手札 hand",
-    "revealed": "公開 revealed (QS-1)",
-    "chain": "on the chain",
-    "equipped": "装備 equipped (EQ-1)",
-    "graveyard": "墓地 graveyard",
+ZONE_LABELS = {  # the zone's term, and the clause that defines it
+    "hand": (N_("hand"), ""),
+    "revealed": (N_("revealed"), " (QS-1)"),
+    "chain": (N_("on the chain"), ""),
+    "equipped": (N_("equipped"), " (EQ-1)"),
+    "graveyard": (N_("graveyard"), ""),
+}
+#: Headings and words shown inside the panels' HTML (pybabel does not look inside f-strings).
+SHOWN = {
+    "the_chain": N_("the chain"),
+    "empty": N_("empty"),
+    "the_log": N_("the log"),
+    "recheck": N_("recheck"),
+    "units": N_("units"),
+    "in_battle": N_("⚔ = in this battle"),
+    "cards": N_("cards"),
+    "by_zone": N_("by zone"),
+    "outcomes": N_("outcomes"),
+    "geos": N_("geos"),
+    "speed": N_("speed"),
+    "first": N_("first"),
+    "the_scenario_s_script": N_("the scenario's script"),
 }
 LOG_LINES = 80  # the log panel shows the newest lines; the timeline reaches the rest
 
@@ -75,6 +94,18 @@ class Painter:
     """Draws one game's panels, in its players' colours."""
 
     game: Game
+    lang: Lang = "both"
+
+    def say(self, message: str, **values: object) -> str:
+        """A message in the step-through's language, its named placeholders filled after translating."""
+        return say(message, self.lang).format(**values)
+
+    def term(self, message: str) -> str:
+        return term(message, self.lang)
+
+    def card_term(self, message: str) -> str:
+        """A rule term as printed on the cards when no language is chosen (the default's one word)."""
+        return say(message, "ja" if self.lang == "both" else self.lang)
 
     def colour(self, player: str | None) -> str:
         players = self.game.table.players
@@ -96,28 +127,42 @@ class Painter:
         g, t = self.game, self.game.table
         if steps is not None:
             n, total = steps
-            text = (
-                f"▶ replaying <b>{esc(frame.label)}</b> — step {n} of {total}; "
-                "press <b>step</b> (or → on the timeline) or <b>to the decision</b>"
+            text = "▶ " + self.say(
+                N_(
+                    "replaying <b>{move}</b> — step {n} of {total}; "
+                    "press <b>step</b> (or → on the timeline) or <b>to the decision</b>"
+                ),
+                move=esc(frame.label),
+                n=n,
+                total=total,
             )
-            return self._box(text, "#b45309", "the engine's own trace, played back: no rule is run again")
+            return self._box(text, "#b45309", self.say(N_("the engine's own trace, played back: no rule is run again")))
         actor = g.actor()
         if actor is None:
-            text = "nobody has a move here"
+            text = self.say(N_("nobody has a move here"))
         elif t.priority is not None and t.chain:
             top = t.chain[-1]
-            text = (
-                f"{self.who(actor)} has priority (反撃の優先権) {clause_badge('TIM-CTR-2')} — may counter "
-                f"#{top.seq} {esc(g.source_name(top))} or pass"
+            text = self.say(
+                N_("{player} has priority ({priority}) {clause} — may counter #{seq} {source} or pass"),
+                player=self.who(actor),
+                priority=self.card_term(N_("counter priority")),
+                clause=clause_badge("TIM-CTR-2"),
+                seq=top.seq,
+                source=esc(g.source_name(top)),
             )
         else:
             point = g.point()
             step = point.name if point.action else list(g.flow.configuration)[-1].name
-            text = f"{self.who(actor)} to decide — {esc(step)}"
+            text = self.say(N_("{player} to decide — {step}"), player=self.who(actor), step=esc(step))
         where = " › ".join(s.name for s in g.flow.configuration)
         variants = g.variants.changed()
         if variants:
-            where += " · rule variants: " + ", ".join(f"{k}={value_word(v)}" for k, v in variants.items())
+            where += (
+                " · "
+                + self.say(N_("rule variants:"))
+                + " "
+                + ", ".join(f"{k}={value_word(v)}" for k, v in variants.items())
+            )
         return self._box(text, self.colour(actor), where)
 
     @staticmethod
@@ -132,12 +177,14 @@ class Painter:
         """The chain as a stack, top first, as the frame's trace has it (no diagram run)."""
         links = trace.links if trace else ()
         head = (
-            "<div class='fsm-h'>チェーン the chain — top first: the newest resolves first "
+            f"<div class='fsm-h'>{self.term(SHOWN['the_chain'])} — "
+            + self.say(N_("top first: the newest resolves first"))
+            + " "
             + clause_badge("TIM-CTR-3")
             + "</div>"
         )
         if not links:
-            return head + "<div style='color:#777;font-size:12px'>(empty)</div>"
+            return head + f"<div style='color:#777;font-size:12px'>({self.say(SHOWN['empty'])})</div>"
         moving = trace.link if trace else None
         rows = []
         for i, link in enumerate(reversed(links)):
@@ -182,16 +229,17 @@ class Painter:
             )
         # column-reverse: the box starts scrolled to its end, so the newest line is in view
         return (
-            "<div class='fsm-h'>記録 the log — newest at the bottom; each line cites its rule</div>"
-            f"<div class='fsm-log-box' style='height:var(--fsm-log-height, 150px)'><div>{''.join(lines)}</div></div>"
+            f"<div class='fsm-h'>{self.term(SHOWN['the_log'])} — "
+            + self.say(N_("newest at the bottom; each line cites its rule"))
+            + "</div>"
+            + f"<div class='fsm-log-box' style='height:var(--fsm-log-height, 150px)'><div>{''.join(lines)}</div></div>"
         )
 
     @staticmethod
     def _machine_words(e: LogEntry) -> str:
         return MACHINE_WORDS.get(e.machine, e.machine)  # rule words, never a Python class name
 
-    @staticmethod
-    def _checked(e: LogEntry) -> str:
+    def _checked(self, e: LogEntry) -> str:
         if e.trace is None or not e.trace.checked:
             return ""
         marks = []
@@ -200,16 +248,14 @@ class Painter:
                 marks.append(f"<span class='fsm-held'>○ {esc(MEANINGS[GUARDS[reason]][1])}</span>")
             else:
                 marks.append(f"<span class='fsm-failed'>× {esc(WORDS[reason][1])}</span>")
-        return "<br>&nbsp;&nbsp;&nbsp;&nbsp;<small>再確認 recheck: " + " · ".join(marks) + "</small>"
+        return f"<br>&nbsp;&nbsp;&nbsp;&nbsp;<small>{self.term(SHOWN['recheck'])}: " + " · ".join(marks) + "</small>"
 
     # ------------------------------------------------------------------ units and cards
     def table(self) -> str:
         g, t = self.game, self.game.table
         parts = [self._battle(t)]
-        rows = [
-            "<tr><th>unit</th><th>owner</th><th>where</th><th>行動</th><th>進軍</th>"
-            "<th>skills available</th><th>held</th><th>party</th></tr>"
-        ]
+        heads = (N_("unit"), N_("owner"), N_("where"), "行動", "進軍", N_("skills available"), N_("held"), N_("party"))
+        rows = ["<tr>" + "".join(f"<th>{esc(self.say(h))}</th>" for h in heads) + "</tr>"]
         in_battle = set(t.battle.participants) if t.battle else set()
         for u in t.units.values():
             where = (u.geo or "") if u.on_field else u.zone
@@ -223,7 +269,8 @@ class Painter:
                 f"<td>{'進軍完了' if u.marched else '進軍未完了'}</td><td>{esc(fmt(g.available(u)))}</td>"
                 f"<td>{esc(held)}</td><td>{esc(u.party or '')}</td></tr>"
             )
-        parts.append("<div class='fsm-h'>ユニット units (⚔ = in this battle)</div><table>" + "".join(rows) + "</table>")
+        units = f"{self.term(SHOWN['units'])} ({self.say(SHOWN['in_battle'])})"
+        parts.append(f"<div class='fsm-h'>{units}</div><table>" + "".join(rows) + "</table>")
         card_rows = []
         for zone in ZONES:
             cards = [c for c in t.cards.values() if c.zone == zone]
@@ -234,9 +281,11 @@ class Painter:
                     + ")</small>"
                     for c in cards
                 )
-                card_rows.append(f"<tr><td>{esc(ZONE_LABELS[zone])}</td><td>{names}</td></tr>")
+                label, clause = ZONE_LABELS[zone]
+                card_rows.append(f"<tr><td>{esc(self.term(label) + clause)}</td><td>{names}</td></tr>")
         if card_rows:
-            parts.append("<div class='fsm-h'>カード cards by zone</div><table>" + "".join(card_rows) + "</table>")
+            head = f"{self.term(SHOWN['cards'])} {self.say(SHOWN['by_zone'])}"
+            parts.append(f"<div class='fsm-h'>{head}</div><table>" + "".join(card_rows) + "</table>")
         return self._outcomes(t) + "".join(parts)
 
     def _outcomes(self, t: Table) -> str:
@@ -245,11 +294,13 @@ class Painter:
         items = []
         for o in t.outcomes[-8:]:
             name = t.cards[o.source].name if o.source in t.cards else o.source
-            mark = "✔ resolved" if o.result == "resolved" else "✘ fizzled"
+            mark = "✔ " + self.term(N_("resolved")) if o.result == "resolved" else "✘ " + self.term(N_("fizzled"))
             why = f": {esc(o.reason)}" if o.reason else ""
             items.append(f"<li>#{o.seq} {esc(name)} {mark} {clause_badge(o.clause)}{why}</li>")
         return (
-            "<div class='fsm-h'>結果 outcomes</div><ul style='margin:0;padding-left:18px'>" + "".join(items) + "</ul>"
+            f"<div class='fsm-h'>{self.term(SHOWN['outcomes'])}</div><ul style='margin:0;padding-left:18px'>"
+            + "".join(items)
+            + "</ul>"
         )
 
     def _battle(self, t: Table) -> str:
@@ -258,22 +309,37 @@ class Painter:
         )
         b = t.battle
         if b is None:
-            return f"<div>ジオ geos: {geos} · {self.who(t.active)}'s turn</div>"
+            turn = self.say(N_("{player}'s turn"), player=self.who(t.active))
+            return f"<div>{self.term(SHOWN['geos'])}: {geos} · {turn}</div>"
         totals = b.totals()
         speed = ", ".join(
             f"{self.who(p)} {b.dice[p]}{b.modifier(p):+d} = {totals[p]}" for p in t.players if p in b.dice
         )
         bits = [
-            f"戦闘 battle at {esc(b.geo)}: {self.who(b.advancing)} advancing (進軍側), "
-            f"{self.who(b.defending)} defending (防御側)",
+            self.say(
+                N_(
+                    "{battle} at {geo}: {advancing} advancing ({advancing_side}), "
+                    "{defending} defending ({defending_side})"
+                ),
+                battle=self.term(N_("battle")),
+                geo=esc(b.geo),
+                advancing=self.who(b.advancing),
+                advancing_side="進軍側",
+                defending=self.who(b.defending),
+                defending_side="防御側",
+            )
         ]
         if speed:
-            bits.append(f"speed {speed}")
+            bits.append(f"{self.term(SHOWN['speed'])} {speed}")
         if b.first:
-            bits.append(f"先攻 first: {self.who(b.first)}")
+            bits.append(f"{self.term(SHOWN['first'])}: {self.who(b.first)}")
         if b.front:
-            bits.append("front: " + ", ".join(f"{self.who(p)} {self.unit_name(u)}" for p, u in b.front.items()))
-        return f"<div>{' · '.join(bits)}<br>ジオ geos: {geos}</div>"
+            bits.append(
+                self.say(N_("front:"))
+                + " "
+                + ", ".join(f"{self.who(p)} {self.unit_name(u)}" for p, u in b.front.items())
+            )
+        return f"<div>{' · '.join(bits)}<br>{self.term(SHOWN['geos'])}: {geos}</div>"
 
     def script(self, s: Script) -> str:
         """The scenario's script: done ✓, next ▶, to come ·; refusal checks in italics."""
@@ -285,8 +351,11 @@ class Painter:
             mark = "✓" if done else ("▶" if i == s.pos and not s.off else "·")
             text = esc(step.text)
             if step.refused:
-                text = f"<i>try</i> {text} <i>→ refused</i> {clause_badge(step.clause)}"
+                text = self.say(
+                    N_("<i>try</i> {move} <i>→ refused</i> {clause}"), move=text, clause=clause_badge(step.clause)
+                )
             items.append(f"<li style='{'color:#999' if done else ''}'>{mark} {text}</li>")
-        note = " <small style='color:#9b2c2c'>(you left the script — undo to return)</small>" if s.off else ""
-        head = f"<div class='fsm-h'>台本 the scenario's script{note}</div>"
+        left = self.say(N_("you left the script — undo to return"))
+        note = f" <small style='color:#9b2c2c'>({left})</small>" if s.off else ""
+        head = f"<div class='fsm-h'>{self.term(SHOWN['the_scenario_s_script'])}{note}</div>"
         return head + "<ul style='margin:0;padding-left:6px;list-style:none'>" + "".join(items) + "</ul>"

@@ -17,13 +17,19 @@ from typing import Any
 import ipywidgets as w
 
 from . import live_view
+from .i18n import N_
 from .labels import Lang
 from .moves import Move
 from .timeline import Frame
 from .trace import FLOW, PROCEDURE, Trace
+from .widget_words import say, term
 
-#: The diagram selector: follow what moved, or one machine.
-VIEW_CHOICES = [("自動 auto", "auto"), *((name, key) for key, name in live_view.NAMES.items())]
+
+def view_choices(lang: Lang) -> list[tuple[str, str]]:
+    """The diagram chooser's buttons: follow what moved (auto), or one machine; in the step-through's language."""
+    return [(term(N_("auto"), lang), "auto"), *((term(name, lang), key) for key, name in live_view.NAMES.items())]
+
+
 ZOOMS = [("fit", 0.0), ("100%", 1.0), ("150%", 1.5), ("200%", 2.0)]
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 DIAGRAM_HEIGHT = 330  # px: beside the moves, chain and log at 1366×768
@@ -66,6 +72,9 @@ class StepPanels:
     def _draw_folded(self) -> None:
         raise NotImplementedError
 
+    def _say(self, message: str) -> str:
+        return say(message, self.lang)
+
     def _button(self, label: str, icon: str, css: str, tip: str, act: Any) -> w.Button:
         b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto", margin="1px"))
         b.add_class(css)
@@ -81,22 +90,39 @@ class StepPanels:
         )
         self.moves_box.add_class("fsm-moves")
         self.step_button = self._button(
-            "step", "step-forward", "fsm-step-next", "the next link step (or → on the focused timeline)", self.step
+            self._say(N_("step")),
+            "step-forward",
+            "fsm-step-next",
+            self._say(N_("the next link step (or → on the focused timeline)")),
+            self.step,
         )
         self.decision_button = self._button(
-            "to the decision",
+            self._say(N_("to the decision")),
             "fast-forward",
             "fsm-play-decision",
-            "run on to where a player decides",
+            self._say(N_("run on to where a player decides")),
             self.play_to_decision,
         )
-        self.undo_button = self._button("undo", "undo", "fsm-undo", "take back the last move", self.undo)
-        self.reset_button = self._button("start", "fast-backward", "fsm-reset", "back to the start", self.reset)
+        self.undo_button = self._button(
+            self._say(N_("undo")), "undo", "fsm-undo", self._say(N_("take back the last move")), self.undo
+        )
+        self.reset_button = self._button(
+            self._say(N_("start")), "fast-backward", "fsm-reset", self._say(N_("back to the start")), self.reset
+        )
         self.script_button = self._button(
-            "next in script", "play", "fsm-script-next", "the scenario's next move", self.next_in_script
+            self._say(N_("next in script")),
+            "play",
+            "fsm-script-next",
+            self._say(N_("the scenario's next move")),
+            self.next_in_script,
         )
         self.timeline = w.IntSlider(
-            min=0, max=0, readout=False, continuous_update=False, description="timeline", layout=w.Layout(width="98%")
+            min=0,
+            max=0,
+            readout=False,
+            continuous_update=False,
+            description=self._say(N_("timeline")),
+            layout=w.Layout(width="98%"),
         )
         self.timeline.add_class("fsm-timeline")
         self.history_list = w.Select(options=[], rows=3, layout=w.Layout(width="98%"))
@@ -104,20 +130,26 @@ class StepPanels:
         for control in (self.timeline, self.history_list):
             control.observe(self._jumped, names="value")
         self.try_text = w.Text(
-            placeholder="type any move, e.g. A: pass", continuous_update=False, layout=w.Layout(width="250px")
+            placeholder=self._say(N_("type any move, e.g. A: pass")),
+            continuous_update=False,
+            layout=w.Layout(width="250px"),
         )
         self.try_text.add_class("fsm-try")
         # Enter in the box asks "why not?" (the value is sent on Enter, as continuous_update is off)
         self.try_text.observe(lambda change: change["new"] and self.try_move(change["new"]), names="value")
         self.why_button = self._button(
-            "why not?",
+            self._say(N_("why not?")),
             "question",
             "fsm-why-button",
-            "is this move legal here?",
+            self._say(N_("is this move legal here?")),
             lambda: self.try_move(self.try_text.value),
         )
         self.play_button = self._button(
-            "play it", "check", "fsm-play-typed", "play the typed move if legal", lambda: self.play(self.try_text.value)
+            self._say(N_("play it")),
+            "check",
+            "fsm-play-typed",
+            self._say(N_("play the typed move if legal")),
+            lambda: self.play(self.try_text.value),
         )
         self.why = w.HTML()
         self.why.add_class("fsm-why")
@@ -125,8 +157,10 @@ class StepPanels:
         self.chain_html.add_class("fsm-chain")
         self.log_html = w.HTML()
         self.log_html.add_class("fsm-log")
-        self.view_choice = w.ToggleButtons(options=VIEW_CHOICES, value="auto", style={"button_width": "auto"})
-        self.zoom = w.Dropdown(options=ZOOMS, value=0.0, tooltip="zoom", layout=w.Layout(width="80px"))
+        self.view_choice = w.ToggleButtons(
+            options=view_choices(self.lang), value="auto", style={"button_width": "auto"}
+        )
+        self.zoom = w.Dropdown(options=ZOOMS, value=0.0, tooltip=self._say(N_("zoom")), layout=w.Layout(width="80px"))
         for control in (self.view_choice, self.zoom):
             control.observe(lambda _c: self._draw_diagram(), names="value")
         self.diagram = w.HTML(layout=w.Layout(overflow="auto", border="1px solid #ddd", height=f"{DIAGRAM_HEIGHT}px"))
@@ -136,8 +170,8 @@ class StepPanels:
         self.script_html = w.HTML()
         self.script_html.add_class("fsm-script")
         self.more = w.Accordion(children=[self.table_html, self.script_html], selected_index=None)
-        for i, name in enumerate(("ユニットとカード units and cards", "台本 the scenario's script")):
-            self.more.set_title(i, name)
+        for i, name in enumerate((N_("units and cards"), N_("the scenario's script"))):
+            self.more.set_title(i, term(name, self.lang))
         self.more.observe(lambda _c: self._draw_folded(), names="selected_index")
         controls = w.HBox(
             [self.step_button, self.decision_button, self.undo_button, self.reset_button, self.script_button],
@@ -193,7 +227,9 @@ class StepPanels:
             self.diagram.value = zoomed(svgs[choice], float(self.zoom.value))
         else:
             self.diagram.value = (
-                "<p style='color:#777'>no link on the chain: its procedure appears once one is declared</p>"
+                "<p style='color:#777'>"
+                + self._say(N_("no link on the chain: its procedure appears once one is declared"))
+                + "</p>"
             )
 
 

@@ -41,8 +41,8 @@ class Frame:
 
 
 def is_move_echo(entry: LogEntry) -> bool:
-    """A move's first log line repeats the move itself."""
-    return bool(entry.move) and entry.text == entry.move
+    """A move's first log line repeats the move itself (in the game's language)."""
+    return entry.echo
 
 
 def step_label(entry: LogEntry) -> str:

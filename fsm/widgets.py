@@ -39,6 +39,7 @@ from . import live_view
 from .draw_ahead import WORKER
 from .engine import Game, LogEntry, Snapshot
 from .errors import BadInput, RuleViolation
+from .i18n import N_
 from .labels import Lang
 from .moves import Move
 from .procedures import procedure_class
@@ -147,7 +148,7 @@ class StepThrough(StepPanels):
         self.script = Script(list(script or []), script_pos)
         self.clauses = list(clauses or [])
         self.lang = lang
-        self.painter = Painter(game)
+        self.painter = Painter(game, lang)
         self._start = len(game.log)  # what came before (a scenario's first moves) is the set-up
         self.points = [_Point(game.snapshot(), script_pos, False)]
         self.entries: list[LogEntry] = list(game.log)
@@ -187,6 +188,7 @@ class StepThrough(StepPanels):
         script = read_script(data.get("moves"))
         pos = min(upto or 0, len(script))
         clauses = [str(c) for c in data.get("clauses") or []]
+        result.game.lang = None if lang == "both" else lang  # the game answers why-not in it (Game(lang=...))
         self = cls(result.game, str(data.get("title", Path(path).stem)), script, pos, clauses, lang)
         if result.failures:
             self.script.off = True
@@ -220,21 +222,23 @@ class StepThrough(StepPanels):
         """Play a move as if its button were clicked; a refusal is shown, not raised."""
         text = str(move).strip()
         if not text:
-            self._show_why("type a move first, e.g. <code>A: pass</code>", ok=False)
+            self._show_why(self._say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
             return []
         if not self.frame.decision:
-            self._show_why("this move is still being replayed: press “play to the decision” first", ok=False)
+            self._show_why(self._say(N_("this move is still being replayed: press “to the decision” first")), ok=False)
             return []
         try:
             entries = self.game.apply(move if isinstance(move, Move) else text)
         except RuleViolation as err:
-            self._show_why(f"refused {clause_badge(err.clause)} {esc(err.message)} — nothing changed", ok=False)
+            said = self._say(N_("refused {clause} {message} — nothing changed"))
+            self._show_why(said.format(clause=clause_badge(err.clause), message=esc(err.message)), ok=False)
             return []
         except BadInput as err:
-            self._show_why(f"cannot read this move: {esc(err)}", ok=False)
+            self._show_why(self._say(N_("cannot read this move: {error}")).format(error=esc(err)), ok=False)
             return []
         except Exception as err:  # noqa: BLE001 - an engine bug is reported in the widget, not as a traceback
-            self._show_why(f"internal error, please report it: {type(err).__name__}: {esc(err)}", ok=False)
+            said = self._say(N_("internal error, please report it: {kind}: {error}"))
+            self._show_why(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
             return []
         del self.points[self._at + 1 :]  # a move played from an earlier point starts a new future
         self.script.follow(entries[0].move if entries else "")
@@ -255,29 +259,36 @@ class StepThrough(StepPanels):
         """Is this move legal now, and if not, which rule forbids it?  Changes nothing."""
         text = str(move).strip()
         if not text:
-            return self._show_why("type a move first, e.g. <code>A: pass</code>", ok=False)
+            return self._show_why(self._say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
         try:
             verdict = self.game.why_not(move if isinstance(move, Move) else text)
         except BadInput as err:  # e.g. a unit or ability that does not exist on this table
-            return self._show_why(f"cannot read this move: {esc(err)}", ok=False)
+            return self._show_why(self._say(N_("cannot read this move: {error}")).format(error=esc(err)), ok=False)
         except Exception as err:  # noqa: BLE001 - a reader's typo must never end in a traceback
-            return self._show_why(f"could not check this move ({type(err).__name__}: {esc(err)})", ok=False)
+            said = self._say(N_("could not check this move ({kind}: {error})"))
+            return self._show_why(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
         if verdict.legal:
-            return self._show_why(f"<b>{esc(text)}</b> is legal here — press “play it” to play it", ok=True)
+            said = self._say(N_("<b>{move}</b> is legal here — press “play it” to play it"))
+            return self._show_why(said.format(move=esc(text)), ok=True)
         if not verdict.clause:
-            return self._show_why(f"cannot read this move: {esc(verdict.message)}", ok=False)
+            return self._show_why(
+                self._say(N_("cannot read this move: {error}")).format(error=esc(verdict.message)), ok=False
+            )
+        said = self._say(N_("<b>{move}</b> is refused {clause} {message}"))
         return self._show_why(
-            f"<b>{esc(text)}</b> is refused {clause_badge(verdict.clause)} {esc(verdict.message)}", ok=False
+            said.format(move=esc(text), clause=clause_badge(verdict.clause), message=esc(verdict.message)), ok=False
         )
 
     def next_in_script(self) -> None:
         """Play the script's next move, or show the refusal the script expects next."""
         s = self.script
         if s.off:
-            self._show_why("you have left the script; undo back to it, or go back to the start", ok=False)
+            self._show_why(
+                self._say(N_("you have left the script; undo back to it, or go back to the start")), ok=False
+            )
             return
         if s.pos >= len(s.steps):
-            self._show_why("the script is finished; carry on with the buttons", ok=True)
+            self._show_why(self._say(N_("the script is finished; carry on with the buttons")), ok=True)
             return
         if not self.frame.decision:
             self.play_to_decision()
@@ -312,7 +323,7 @@ class StepThrough(StepPanels):
         """Take back the move shown (or being replayed), and everything after it."""
         move = self.frame.move
         if move == 0:
-            self._show_why("nothing to undo", ok=False)
+            self._show_why(self._say(N_("nothing to undo")), ok=False)
             return
         self._forget_after(move - 1)
 
@@ -383,13 +394,13 @@ class StepThrough(StepPanels):
             with b.hold_sync():  # one message per button, not one per trait
                 b.description = text
                 b.icon = "play" if is_next else ""
-                b.tooltip = ("the scenario's next move: " if is_next else "") + text
+                b.tooltip = self._say(N_("the scenario's next move: {move}")).format(move=text) if is_next else text
                 # the seat's class colours it (step_html.STYLE): no style widget to update
                 b._dom_classes = ("fsm-move", f"fsm-move-{seat}", *(("fsm-move-scripted",) if is_next else ()))
         self.moves_box.children = tuple(self._buttons[: len(legal)])
         if legal:
             example = next((str(m) for m in legal if m.verb != "pass"), str(legal[0]))
-            self.try_text.placeholder = f"e.g. {example}"
+            self.try_text.placeholder = self._say(N_("e.g. {move}")).format(move=example)
 
     def _move_button(self) -> w.Button:
         b = w.Button(layout=w.Layout(width="auto", margin="1px"))
@@ -410,7 +421,11 @@ class StepThrough(StepPanels):
             self._show_diagram(svgs, trace, self.frame.decision)
         except Exception as err:  # noqa: BLE001 - the diagram is an aid; the step must still work
             self.diagram.value = (
-                f"<p style='color:#9b2c2c'>diagram unavailable: {esc(type(err).__name__)}: {esc(err)}</p>"
+                "<p style='color:#9b2c2c'>"
+                + self._say(N_("diagram unavailable: {kind}: {error}")).format(
+                    kind=esc(type(err).__name__), error=esc(err)
+                )
+                + "</p>"
             )
 
     def _draw_folded(self) -> None:

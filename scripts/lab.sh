@@ -1,16 +1,51 @@
 #!/usr/bin/env bash
 # Install everything, then open the teaching notebooks in JupyterLab.
+#
+#   scripts/lab.sh              the English notebooks (notebooks/)
+#   scripts/lab.sh --lang ja    the Japanese notebooks (notebooks/ja), JupyterLab's menus in Japanese
+#
+# Other arguments go to `jupyter lab`.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+lang=en
+args=()
+while (($#)); do
+  case "$1" in
+    --lang) lang="${2:?--lang needs ja or en}"; shift 2 ;;
+    --lang=*) lang="${1#--lang=}"; shift ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+case "$lang" in
+  en | ja) ;;
+  *)
+    echo "error: --lang $lang: the notebooks exist in ja and en" >&2
+    exit 2
+    ;;
+esac
+
 bash scripts/setup.sh lab
 echo "The command line: .venv/bin/fsm --help (or 'source .venv/bin/activate', then fsm ...)."
 
-echo "Starting JupyterLab on 127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL printed below."
 extra=()
+notebooks=notebooks
+if [[ "$lang" == ja ]]; then
+  # JupyterLab's own words come from its language pack; the locale is set as the default of the
+  # translation plugin in a settings folder of our own (a language picked later in
+  # Settings › Language is the user's and wins).
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[ja]'
+  settings=.venv/share/jupyter/lab/settings-ja
+  mkdir -p "$settings"
+  printf '%s\n' '{"@jupyterlab/translation-extension:plugin": {"locale": "ja_JP"}}' >"$settings/overrides.json"
+  extra+=(--LabApp.app_settings_dir="$PWD/$settings")
+  notebooks=notebooks/ja
+fi
+
+echo "Starting JupyterLab on 127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL printed below."
 # JupyterLab will not start as root without --allow-root (containers, CI); it still listens on 127.0.0.1 only.
 if [[ "$(id -u)" -eq 0 ]]; then extra+=(--allow-root); fi
 # Saving writes the notebook as committed (no outputs, no widget state): see fsm/notebook_clean.py.
-exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks \
-  --ContentsManager.pre_save_hook=fsm.notebook_clean.pre_save ${extra[@]+"${extra[@]}"} "$@"
+exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$notebooks" \
+  --ContentsManager.pre_save_hook=fsm.notebook_clean.pre_save ${extra[@]+"${extra[@]}"} ${args[@]+"${args[@]}"}

@@ -29,7 +29,7 @@ path = "fsm/locale/en/LC_MESSAGES/fsm.po"
 with open(path, "rb") as f:
     cat = read_po(f)
 for m in cat:
-    if m.id and not m.string:
+    if m.id and (not m.string or "fuzzy" in m.flags):  # a fuzzy guess is another message's text
         m.string = m.id
         m.flags.discard("fuzzy")
 with open(path, "wb") as f:

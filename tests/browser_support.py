@@ -107,8 +107,12 @@ def _write_settings(settings_dir: Path) -> None:
         target.write_text(json.dumps(values), encoding="utf-8")
 
 
-def start_lab(workdir: Path, timeout: float = 90.0) -> Lab:
-    """Start JupyterLab on a free port of 127.0.0.1 over a copy of the notebooks; wait until it answers."""
+def start_lab(workdir: Path, timeout: float = 90.0, locale: str = "") -> Lab:
+    """Start JupyterLab on a free port of 127.0.0.1 over a copy of the notebooks; wait until it answers.
+
+    ``locale`` (e.g. ``ja_JP``, its language pack installed) is set the way ``scripts/lab.sh --lang ja``
+    sets it: as the translation plugin's default in an ``overrides.json`` of our own settings folder.
+    """
     root = workdir / "site"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     (root / "scenarios").symlink_to(REPO / "scenarios", target_is_directory=True)
@@ -142,6 +146,12 @@ def start_lab(workdir: Path, timeout: float = 90.0) -> Lab:
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         *SAVE_CLEAN,
     ]
+    if locale:
+        app_settings = workdir / "app-settings"
+        app_settings.mkdir()
+        overrides = {"@jupyterlab/translation-extension:plugin": {"locale": locale}}
+        (app_settings / "overrides.json").write_text(json.dumps(overrides), encoding="utf-8")
+        cmd.append(f"--LabApp.app_settings_dir={app_settings}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # CI containers run as root; the server still binds only 127.0.0.1
     with log.open("wb") as out:
@@ -163,15 +173,20 @@ def start_lab(workdir: Path, timeout: float = 90.0) -> Lab:
     raise RuntimeError(f"JupyterLab did not answer within {timeout:.0f} s:\n{lab.log_tail()}")
 
 
-def run_all(browser: Any, lab: Lab, notebook: str, viewport: dict[str, int] | None = None) -> Any:
+#: What JupyterLab's menus and status bar say: (the Run menu, Run All Cells, an idle kernel).
+UI_WORDS = {"en": ("Run", "Run All Cells", "Idle"), "ja": ("実行", "すべてのセルを実行", "アイドル")}
+
+
+def run_all(browser: Any, lab: Lab, notebook: str, viewport: dict[str, int] | None = None, ui: str = "en") -> Any:
     """Open ``notebook`` in a fresh workspace of a new page, wait for its kernel, and Run All Cells."""
+    run, run_all_cells, idle = UI_WORDS[ui]
     page = browser.new_page(viewport=viewport or SMALL)
     page.set_default_timeout(60_000)
     page.goto(lab.page(notebook, workspace=secrets.token_hex(4)))
     page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
     # the kernel must be connected before Run All, or JupyterLab asks which kernel to start
-    page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=90_000)
+    page.wait_for_selector(f".jp-StatusBar-Widget :text('| {idle}')", timeout=90_000)
     page.locator(f"{PANEL} .jp-Cell").first.click()
-    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page.locator(".lm-MenuBar-itemLabel", has_text=run).first.click()
+    page.locator(".lm-Menu-itemLabel", has_text=run_all_cells).first.click()
     return page

@@ -4,6 +4,13 @@ Opens ``01_ability_kinds.ipynb``, runs all cells, and clicks the first step-thro
 scripted move (岩砕き, a 【行動】 declared in a normal timing: ACT-4, ACT-5).  The live
 diagram and the narrated log must both change, and the header must pass priority to B
 (TIM-CTR-2).  A screenshot of the widget goes to ``test-artifacts/browser-notebook.png``.
+
+Then, in a JupyterLab with the Japanese language pack and its locale set as
+``scripts/lab.sh --lang ja`` sets it (issue 17), ``ja/01_ability_kinds.ipynb``: JupyterLab's menus
+are Japanese, and so are the step-through's header (TIM-CTR-2: B now has 反撃の優先権), buttons
+and the framing of a refusal asked with なぜ不可?.  The refusal's own sentence comes from the
+engine, whose Japanese messages are another branch's work (``Game(lang=...)``); this test asserts
+the widget's Japanese and the clause.  Screenshot: ``test-artifacts/browser-notebook-ja.png``.
 """
 
 from __future__ import annotations
@@ -35,6 +42,16 @@ def chromium() -> str:
 @pytest.fixture(scope="module")
 def lab(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     server = start_lab(tmp_path_factory.mktemp("jupyterlab"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture  # one test: its server stops after it
+def lab_ja(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    pytest.importorskip("jupyterlab_language_pack_ja_JP", reason="pip install -e '.[ja]' (the test extra has it)")
+    server = start_lab(tmp_path_factory.mktemp("jupyterlab-ja"), locale="ja_JP")
     try:
         yield server
     finally:
@@ -106,6 +123,44 @@ def test_act4_clicking_a_move_in_jupyterlab_updates_the_diagram_and_the_log(chro
             step.scroll_into_view_if_needed()
             step.screenshot(path=str(ARTIFACTS / "browser-notebook.png"))
             assert Path(ARTIFACTS / "browser-notebook.png").stat().st_size > 10_000
+        finally:
+            browser.close()
+
+
+JA_NOTEBOOK = "ja/01_ability_kinds.ipynb"
+JA_SHOT = ARTIFACTS / "browser-notebook-ja.png"
+
+
+def test_tim_ctr_2_a_japanese_notebook_in_a_japanese_jupyterlab(chromium: str, lab_ja: Lab) -> None:
+    """TIM-CTR-2 in Japanese: after A declares 岩砕き the header gives B 反撃の優先権, in JupyterLab's Japanese UI."""
+    from playwright.sync_api import sync_playwright
+
+    JA_SHOT.parent.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            # the Japanese menus: 実行 › すべてのセルを実行
+            page = run_all(browser, lab_ja, JA_NOTEBOOK, {"width": 1500, "height": 1800}, ui="ja")
+            menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+            assert "ファイル" in menus and "実行" in menus, menus
+            page.wait_for_selector(f"{PANEL} .fsm-step .fsm-move-scripted", timeout=120_000)
+            assert "特殊能力の五つの種類" in page.locator(f"{PANEL} .jp-MarkdownOutput").first.inner_text()
+
+            step = page.locator(f"{PANEL} .fsm-step").first
+            assert "の判断" in step.locator(".fsm-header").inner_text()
+            assert step.locator(".fsm-why-button").inner_text().strip() == "なぜ不可?"
+            step.locator(".fsm-move-scripted").first.click()
+            _wait("B's priority", lambda: "B に反撃の優先権" in step.locator(".fsm-header").inner_text(), 30, lab_ja)
+
+            step.locator(".fsm-try input").fill("A: pass")
+            step.locator(".fsm-why-button").click()
+            why = step.locator(".fsm-why")
+            _wait("the refusal", lambda: "認められません" in why.inner_text(), 30, lab_ja)
+            assert "TIM-CTR-2" in why.inner_text()
+
+            step.scroll_into_view_if_needed()
+            step.screenshot(path=str(JA_SHOT))
+            assert Path(JA_SHOT).stat().st_size > 10_000
         finally:
             browser.close()
 

@@ -1,9 +1,9 @@
 """The teaching notebooks: committed clean, and each runs top to bottom headless.
 
-Every notebook in ``notebooks/`` is executed with nbclient in the project's own ``python3``
-kernel (the venv's interpreter), with ``notebooks/`` as the working directory so the
-relative ``../scenarios`` paths work.  A committed notebook carries no outputs and names its
-kernel, so JupyterLab opens it without asking.
+Every notebook in ``notebooks/`` and ``notebooks/ja/`` is executed with nbclient in the
+project's own ``python3`` kernel (the venv's interpreter), with the notebook's own folder as
+the working directory (as JupyterLab does) so its relative scenario paths work.  A committed
+notebook carries no outputs and names its kernel, so JupyterLab opens it without asking.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = REPO / "notebooks"
-NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb")) + sorted(NOTEBOOK_DIR.glob("ja/*.ipynb"))
 TEACHING = ["01_ability_kinds", "02_skill_cards", "03_counter_chain", "04_a_whole_battle"]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.notebooks
 
 
 def _ids(path: Path) -> str:
-    return path.stem
+    return path.relative_to(NOTEBOOK_DIR).with_suffix("").as_posix()
 
 
 def _venv_kernel() -> KernelManager:
@@ -39,8 +39,8 @@ def _venv_kernel() -> KernelManager:
 
 
 def test_the_teaching_notebooks_are_there() -> None:
-    names = {p.stem for p in NOTEBOOKS}
-    missing = [n for n in TEACHING if n not in names]
+    names = {_ids(p) for p in NOTEBOOKS}
+    missing = [f"{lang}{n}" for lang in ("", "ja/") for n in TEACHING if f"{lang}{n}" not in names]
     assert not missing, f"missing notebooks: {missing} in {NOTEBOOK_DIR}"
 
 
@@ -66,7 +66,7 @@ def test_notebook_runs_top_to_bottom(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     km = _venv_kernel()
     client = NotebookClient(
-        nb, km=km, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK_DIR)}}
+        nb, km=km, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
     )
     try:
         client.execute()  # raises CellExecutionError, with the cell and its traceback, on the first error

@@ -1,0 +1,76 @@
+"""The step-through in one language (issue 17): ``StepThrough(..., lang="ja"|"en")`` chooses its
+header, buttons, folded panels, table headings and messages; the default keeps both words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from fsm.widgets import StepThrough
+
+REPO = Path(__file__).resolve().parents[1]
+FIZZLE = REPO / "scenarios" / "action_fizzles_after_counter.yaml"
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def text(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def labels(step: StepThrough) -> list[str]:
+    """What the reader sees besides the game itself: buttons, folded panels, headings."""
+    buttons = [step.step_button, step.decision_button, step.undo_button, step.reset_button, step.script_button]
+    buttons += [step.why_button, step.play_button]
+    return [
+        *(b.description for b in buttons),
+        *(step.more.get_title(i) for i in range(2)),
+        *(name for name, _key in step.view_choice.options),
+    ]
+
+
+def opened(lang: str) -> StepThrough:
+    step = StepThrough.from_scenario(FIZZLE, lang=lang)  # type: ignore[arg-type]
+    step.more.selected_index = 0  # draws the units and cards
+    return step
+
+
+def test_lang_ja_speaks_japanese_in_buttons_panels_headings_and_header() -> None:
+    step = opened("ja")
+    assert step.why_button.description == "なぜ不可?"
+    assert step.more.get_title(0) == "ユニットとカード"
+    for label in labels(step):
+        assert not re.search(r"[a-z]{3,}", label), f"English left in {label!r}"
+    assert "の判断" in text(step.header.value)
+    assert "チェーン — 上が最新" in text(step.chain_html.value)
+    assert "<th>持ち主</th>" in step.table_html.value
+    assert step.game.lang == "ja"  # the game answers in it too (Game(lang=...))
+
+
+def test_lang_en_speaks_english_only() -> None:
+    step = opened("en")
+    for label in labels(step):
+        assert not JAPANESE.search(label), f"Japanese left in {label!r}"
+    assert "the chain — top first" in text(step.chain_html.value)
+    assert "チェーン" not in text(step.chain_html.value)
+    assert "<th>owner</th>" in step.table_html.value
+
+
+def test_default_keeps_both_words_in_headings() -> None:
+    step = opened("both")
+    assert step.more.get_title(0) == "ユニットとカード units and cards"
+    assert "チェーン the chain — top first" in text(step.chain_html.value)
+    assert step.why_button.description == "why not?"
+
+
+@pytest.mark.parametrize(("lang", "said"), [("ja", "認められません"), ("en", "is refused")])
+def test_a_refusal_is_framed_in_the_chosen_language(lang: str, said: str) -> None:
+    """TIM-CTR-2: only the priority holder may move; the widget's framing of the refusal follows lang."""
+    step = opened(lang)
+    step.play("A: activate 岩砕き of 岩の巨人 on 水の精")
+    assert said in step.try_move("A: pass")
+
+
+def test_an_empty_move_is_explained_in_japanese() -> None:
+    assert "先に手を入力してください" in opened("ja").try_move("")
