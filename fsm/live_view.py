@@ -123,7 +123,7 @@ def render(wanted: Sequence[View]) -> list[str]:
 def _draw(views: Sequence[View]) -> dict[View, str]:
     """One ``dot`` run for all of them: Graphviz lays out every graph of its input in turn."""
     sources = [dot_source(v.machine, v.lang, v.active, True, v.taken, dict(v.checked))[0] for v in views]
-    out = run_dot("\n".join(sources), "svg").decode("utf-8")
+    out = run_dot("\n".join(sources), "svg", embed_fonts=False).decode("utf-8")  # a screen has the font
     docs = ["<?xml" + part for part in out.split("<?xml")[1:]]
     assert len(docs) == len(views), "dot drew a different number of graphs than it was given"
     return dict(zip(views, docs, strict=True))
