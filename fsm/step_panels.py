@@ -200,6 +200,11 @@ class StepPanels:
         if not self._syncing and change["new"] is not None:
             self.goto(int(change["new"]))
 
+    def _unreadable(self, error: object) -> str:
+        """Not a move on this table at all (a typo, an unknown name): no rule to cite."""
+        said = self._say(N_("cannot read this move: {error}"))
+        return self._show_why(said.format(error=html.escape(str(error))), ok=False)
+
     def _show_why(self, message: str, ok: bool | None = None) -> str:
         colour = {True: "#276749", False: "#9b2c2c", None: "#333"}[ok]
         self.why.value = f'<div style="color:{colour};margin:1px 0;font-size:12px">{message}</div>' if message else ""

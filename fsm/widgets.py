@@ -234,7 +234,7 @@ class StepThrough(StepPanels):
             self._show_why(said.format(clause=clause_badge(err.clause), message=esc(err.message)), ok=False)
             return []
         except BadInput as err:
-            self._show_why(self._say(N_("cannot read this move: {error}")).format(error=esc(err)), ok=False)
+            self._unreadable(err)
             return []
         except Exception as err:  # noqa: BLE001 - an engine bug is reported in the widget, not as a traceback
             said = self._say(N_("internal error, please report it: {kind}: {error}"))
@@ -263,7 +263,7 @@ class StepThrough(StepPanels):
         try:
             verdict = self.game.why_not(move if isinstance(move, Move) else text)
         except BadInput as err:  # e.g. a unit or ability that does not exist on this table
-            return self._show_why(self._say(N_("cannot read this move: {error}")).format(error=esc(err)), ok=False)
+            return self._unreadable(err)
         except Exception as err:  # noqa: BLE001 - a reader's typo must never end in a traceback
             said = self._say(N_("could not check this move ({kind}: {error})"))
             return self._show_why(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
@@ -271,9 +271,7 @@ class StepThrough(StepPanels):
             said = self._say(N_("<b>{move}</b> is legal here — press “play it” to play it"))
             return self._show_why(said.format(move=esc(text)), ok=True)
         if not verdict.clause:
-            return self._show_why(
-                self._say(N_("cannot read this move: {error}")).format(error=esc(verdict.message)), ok=False
-            )
+            return self._unreadable(verdict.message)
         said = self._say(N_("<b>{move}</b> is refused {clause} {message}"))
         return self._show_why(
             said.format(move=esc(text), clause=clause_badge(verdict.clause), message=esc(verdict.message)), ok=False
@@ -420,12 +418,9 @@ class StepThrough(StepPanels):
             svgs = dict(zip(views, live_view.render(list(views.values())), strict=True))
             self._show_diagram(svgs, trace, self.frame.decision)
         except Exception as err:  # noqa: BLE001 - the diagram is an aid; the step must still work
+            said = self._say(N_("diagram unavailable: {kind}: {error}"))
             self.diagram.value = (
-                "<p style='color:#9b2c2c'>"
-                + self._say(N_("diagram unavailable: {kind}: {error}")).format(
-                    kind=esc(type(err).__name__), error=esc(err)
-                )
-                + "</p>"
+                f"<p style='color:#9b2c2c'>{said.format(kind=esc(type(err).__name__), error=esc(err))}</p>"
             )
 
     def _draw_folded(self) -> None:
