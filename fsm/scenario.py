@@ -49,6 +49,8 @@ from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
 from .i18n import _, language, using
 from .model import Ability, Battle, Card, Effect, Geo, Table, Unit
+from .paying import self_spoiling
+from .price_parts import Part, read_cost
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, SkillPool, fmt, pool
 from .timing import parse_timings
@@ -349,11 +351,13 @@ def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: 
     target = f.text("target", "self" if auto else "unit", TARGET_KINDS) or "unit"
     if auto:
         _check_auto(f, name, target, battle_only, effect)
+    skills, parts = _cost(f, rules, kind, name)
     return Ability(
         name=name,
         kind=kind,
         timings=tuple(k for k in timings if rules.timings[k].role != "auto"),
-        cost=tuple(f.symbols("cost").items()),
+        cost=tuple(skills.items()),
+        parts=parts,
         effect=effect,
         dice=f.flag("dice"),
         min_roll=f.number("min_roll", 0),
@@ -361,6 +365,29 @@ def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: 
         sync=f.text("sync"),
         battle_only=battle_only,
     )
+
+
+def _cost(f: _Fields, rules: Ruleset, kind: str, name: str) -> tuple[Pool, tuple[Part, ...]]:
+    """An ability's 代償: skill symbols and parts (fsm/price_parts.py), paid as its kind's price says."""
+    raw = f.get("cost")
+    if raw is None or raw in NO_SKILLS:
+        return Counter(), ()
+    if not isinstance(raw, str | list | Mapping):
+        message = _("cost must be skill symbols and parts such as '火 + 手札1枚', got {value}")
+        raise BadInput(message.format(value=_shown(raw)), f.at("cost"))
+    skills, parts = read_cost(raw, rules.parts, f.at("cost"))
+    spec = rules.kinds[kind]
+    if parts and spec.price != "pay_cost":
+        message = _("{name}'s kind pays {price}, not a 代償, so its cost cannot take {part} (COST-3)")
+        raise BadInput(message.format(name=name, price=spec.price, part=parts[0].text()), f.at("cost"))
+    spoilt = self_spoiling(spec, parts)
+    if spoilt:
+        message = _(
+            "{name}'s 代償 {part} takes its own unit at declaration, and its recheck for {check} would then "
+            "always fizzle it (COST-5); take another unit (which = other)"
+        )
+        raise BadInput(message.format(name=name, part=spoilt[0].text(), check=spoilt[1]), f.at("cost"))
+    return skills, parts
 
 
 def _check_auto(f: _Fields, name: str, target: str, battle_only: bool, effect: tuple[Effect, ...]) -> None:
