@@ -177,9 +177,10 @@ def _why_refused(board: Board, parts: tuple[Part, ...], payer: Unit, names: tupl
         if not could:
             message = _("{ability}'s 代償 ({parts}) takes no {name}")
             return message.format(ability=ability, parts=_parts_text(parts), name=x)
-        return _("{name} is not a {thing} of {player}'s").format(name=x, thing=_thing(could[0]), player=payer.owner)
+        message = _("{name} cannot pay {part}: it is not {player}'s {thing}")
+        return message.format(name=x, part=could[0].text(), player=payer.owner, thing=_thing(could[0]))
     count = len(flat(parts))
-    message = _("{ability}'s 代償 ({parts}) takes {count}, and paying names {given}: {names}")
+    message = _("{ability}'s 代償 ({parts}) takes {count} in all, and paying names {given}: {names}")
     return message.format(
         ability=ability, parts=_parts_text(parts), count=count, given=len(names), names=", ".join(names)
     )

@@ -93,12 +93,14 @@ class Part:
         return f"({', '.join(words)})" if words else ""
 
     def describe(self, lang: str) -> str:
-        """What paying it does, in words (diagrams, the widget's table): ``カード×1：手札→墓地``."""
-        i = 0 if lang == "ja" else 1
-        thing = self.kind.thing[i]
-        source, to = ZONE_WORDS[self.kind.source][i], ZONE_WORDS[self.kind.to][i]
-        sep = "：" if lang == "ja" else ": "
-        return f"{thing}×{self.count}{self._filter(lang)}{sep}{source}→{to}"
+        """The part and what paying it does, in words (diagrams, the widget's table):
+        ``手札1枚（カード：手札→墓地）`` / ``hand ×1 (card: hand → graveyard)``."""
+        k = self.kind
+        if lang == "ja":
+            thing, source, to = k.thing[0], ZONE_WORDS[k.source][0], ZONE_WORDS[k.to][0]
+            return f"{self.text()}（{thing}：{source}→{to}）"
+        thing, source, to = k.thing[1], ZONE_WORDS[k.source][1], ZONE_WORDS[k.to][1]
+        return f"{k.en} ×{self.count}{self._filter('en')} ({thing}: {source} → {to})"
 
     def label(self) -> str:
         """In the language chosen now (a log line, a refusal)."""

@@ -498,7 +498,23 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
             zone=zone,
             equipped_to=equipped_to if zone == "equipped" else None,
         )
+    _check_filters(table, units, where)
     return table
+
+
+def _check_filters(table: Table, units: Mapping[str, Any], where: _Where) -> None:
+    """A 代償 part's name filter must name something on the table, or it is a typo (COST-3)."""
+    for u in table.units.values():
+        raw_abilities = units[u.id].get("abilities") or []
+        for node, ab in zip(raw_abilities, u.abilities, strict=True):
+            for part in ab.parts:
+                if not part.name:
+                    continue
+                pieces = table.units.values() if part.kind.take == "unit" else table.cards.values()
+                if not any(part.name in x.name for x in pieces):
+                    names = ", ".join(x.name for x in pieces) or _("none")
+                    message = _("the filter 名称：{name} of {part} names nothing on this table; names: {names}")
+                    raise BadInput(message.format(name=part.name, part=part.text(), names=names), where(node, "cost"))
 
 
 def _variants(data: Mapping[str, Any], where: _Where, overrides: Mapping[str, Any] | None) -> Variants:
