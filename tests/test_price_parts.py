@@ -283,21 +283,23 @@ def test_cost_3_bad_part_kind_in_a_designer_file_names_the_key(
     assert where in str(err.value) and words in str(err.value)
 
 
-def test_cost_5_a_part_taking_its_own_unit_at_declaration_is_refused() -> None:
+SELF_PART = """
+[part.self_out]
+ja = "自壊"
+en = "self_out"
+take = "unit"
+from = "field"
+which = "self"
+to = "graveyard"
+"""
+
+
+def test_cost_5_a_part_taking_its_own_unit_at_declaration_is_refused(tmp_path: Path) -> None:
     """COST-5: a 【代償】 whose 代償 discards its own unit at declaration would always fizzle: refused on load."""
+    path = tmp_path / "self.toml"
+    path.write_text(SELF_PART, encoding="utf-8")
     with pytest.raises(BadInput, match="always fizzle"):
         build_game(
             {"units": {"炎の魔術師": {"owner": "A", "abilities": [_mage([{"part": "self_out"}])]}}},
-            rules=builtin().extend(_self_part()),
+            rules=builtin().extend(path),
         )
-
-
-def _self_part() -> Path:
-    import tempfile
-
-    path = Path(tempfile.mkdtemp()) / "self.toml"
-    path.write_text(
-        '[part.self_out]\nja = "自壊"\nen = "self_out"\ntake = "unit"\nfrom = "field"\nwhich = "self"\nto = "graveyard"\n',
-        encoding="utf-8",
-    )
-    return path
