@@ -206,6 +206,11 @@ def pay(board: Board, item: ChainItem, parts: tuple[Part, ...], ability: str) ->
     taken = []
     for part, x in zip(flat(parts), item.chosen, strict=True):
         k = part.kind
+        piece = board.table.units[x] if k.take == "unit" else board.table.cards[x]
+        if piece.zone != k.source:  # paid at resolution, and an effect moved it meanwhile
+            line = _("{thing} is no longer in the {zone}: that part of the 代償 of {ability} goes unpaid")
+            board.note(line.format(thing=piece.name, zone=_zone(k.source), ability=ability), k.clause)
+            continue
         if k.take == "unit":
             u = board.table.units[x]
             taken.append(("unit", x, u.zone, "acted" if u.acted else ""))
