@@ -23,7 +23,7 @@ from typing import Any
 
 from .errors import BadInput
 from .i18n import _, either
-from .skills import SYMBOLS, Pool, pool
+from .skills import SYMBOLS, Pool, fmt, pool
 
 TAKES = ("card", "unit", "equip")
 #: Where each kind of thing may be taken from.
@@ -261,6 +261,11 @@ def _is_symbol(token: str) -> bool:
     except BadInput:
         return False
     return True
+
+
+def cost_text(skills: Mapping[str, int], parts: tuple[Part, ...]) -> str:
+    """A whole 代償 as a cost writes it: ``火×1 + 手札1枚`` ("" for none)."""
+    return " + ".join([fmt(skills)] * bool(+Counter(skills)) + [p.text() for p in parts])
 
 
 def flat(parts: tuple[Part, ...]) -> list[Part]:
