@@ -29,6 +29,7 @@ import yaml
 from .catalogue import CLAUSES
 from .errors import BadInput
 from .kinds import KindSpec, kind_from_data, kind_to_data
+from .paying import self_spoiling
 from .price_parts import PartKind, part_kind_from_data, read_cost
 from .timing import Combination, TimingSpec, combination_from_data, legality_table, timing_from_data, timing_to_data
 from .variants import Variants
@@ -205,6 +206,13 @@ def _with_cost(spec: KindSpec, raw: object, parts: Mapping[str, PartKind], where
     skills, own = read_cost(raw, parts, where)
     if skills:
         raise BadInput("a kind's cost names parts (手札1枚 ...); skills belong to each ability's own cost", where)
+    spoilt = self_spoiling(spec, own)
+    if spoilt:
+        raise BadInput(
+            f"{spoilt[0].text()} takes the paying unit itself at declaration, so the recheck for {spoilt[1]!r} "
+            "would always fizzle it (COST-5); take another unit (which = other) or pay at resolve",
+            where,
+        )
     return replace(spec, cost=own)
 
 

@@ -120,6 +120,9 @@ def test_cost_3_naming_what_the_player_does_not_hold_is_refused() -> None:
         assert g.table.key() == key
     with pytest.raises(BadInput, match="no card '幻の書'"):
         g.apply("A: activate 火球 of 炎の魔術師 on 水の精 paying 幻の書")
+    skills_only = _table("火", cards={})
+    verdict = skills_only.why_not("A: activate 火球 of 炎の魔術師 on 水の精 paying 岩の巨人")
+    assert verdict.clause == "COST-3" and "takes no choice" in verdict.message
 
 
 def test_cost_5_refund_gives_back_every_part() -> None:
@@ -175,12 +178,16 @@ def test_cost_3_pending_declarations_count_what_they_promised(tmp_path: Path) ->
     rules.write_text(LATE, encoding="utf-8")
     units = {
         "炎の魔術師": {"owner": "A", "abilities": [_mage("手札1枚", kind="late_cost")]},
-        "岩の巨人": {"owner": "A", "abilities": [{**_mage("手札1枚", "反撃", "late_cost"), "name": "岩落とし"}]},
+        "岩の巨人": {
+            "owner": "A",
+            "skills": "土",
+            "abilities": [{**_mage("手札1枚", "反撃", "late_cost"), "name": "岩落とし"}],
+        },
         "水の精": {"owner": "B", "skills": "水"},
         "風の精": {"owner": "B", "skills": "風"},
     }
     cards = {
-        "炎の書": {"owner": "A", "condition": "火", "timing": "通常"},
+        "炎の書": {"owner": "A", "condition": "土", "timing": "反撃"},
         "足止め": {"owner": "B", "condition": "水", "timing": "反撃", "effect": "exhaust"},
     }
     data: dict[str, Any] = {
@@ -197,6 +204,8 @@ def test_cost_3_pending_declarations_count_what_they_promised(tmp_path: Path) ->
     verdict = g.why_not("A: activate 岩落とし of 岩の巨人 on 風の精")
     assert verdict.clause == "COST-3"
     assert "炎の書 already promised to a pending declaration" in verdict.message
+    used = g.why_not("A: use 炎の書 by 岩の巨人 on 水の精")
+    assert used.clause == "COST-3" and "promised" in used.message
     g.apply("A: pass")
     g.apply("B: pass")
     assert g.table.cards["炎の書"].zone == "graveyard"
@@ -303,3 +312,21 @@ def test_cost_5_a_part_taking_its_own_unit_at_declaration_is_refused(tmp_path: P
             {"units": {"炎の魔術師": {"owner": "A", "abilities": [_mage([{"part": "self_out"}])]}}},
             rules=builtin().extend(path),
         )
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ('price = "act"\ncost = "手札1枚"\n', "paid by the price pay_cost"),
+        ('price = "pay_cost"\ncost = "火"\n', "skills belong to each ability"),
+        ('price = "pay_cost"\ncost = "金貨1枚"\n', "unknown 代償 part"),
+    ],
+)
+def test_cost_3_a_kinds_own_cost_is_checked_on_load(tmp_path: Path, extra: str, words: str) -> None:
+    """COST-3: `[kind] cost` is a 代償 of parts, only on a kind whose price is pay_cost; errors name the key."""
+    path = tmp_path / "mine.toml"
+    base = LATE.replace('price = "pay_cost"\n', "").replace("[kind.late_cost]", "[kind.mine]")
+    path.write_text(base + extra, encoding="utf-8")
+    with pytest.raises(BadInput) as err:
+        builtin().extend(path)
+    assert "kind.mine.cost" in str(err.value) and words in str(err.value)
