@@ -165,8 +165,7 @@ def _parts_text(parts: tuple[Part, ...]) -> str:
 
 
 def _why_refused(board: Board, parts: tuple[Part, ...], payer: Unit, names: tuple[str, ...], ability: str) -> str:
-    t = board.table
-    held = promised(t)
+    held = promised(board.table)
     for x in names:
         takers = [p for p in parts if x in candidates(board, p, payer, set(names) - {x})]
         if takers:
@@ -211,21 +210,20 @@ def pay(board: Board, item: ChainItem, parts: tuple[Part, ...], ability: str) ->
             line = _("{thing} is no longer in the {zone}: that part of the 代償 of {ability} goes unpaid")
             board.note(line.format(thing=piece.name, zone=_zone(k.source), ability=ability), k.clause)
             continue
+        source, name = piece.zone, piece.name
         if k.take == "unit":
             u = board.table.units[x]
             taken.append(("unit", x, u.zone, "acted" if u.acted else ""))
-            source = u.zone
             if k.to == "acted":
                 u.acted = True
             elif u.on_field:
                 board.leave_field(u, k.to, discarded=k.to == "graveyard")
             else:
                 u.zone = k.to
-            name = u.name
         else:
             c = board.table.cards[x]
             taken.append(("card", x, c.zone, c.equipped_to or ""))
-            source, c.zone, c.equipped_to, name = c.zone, k.to, None, c.name
+            c.zone, c.equipped_to = k.to, None
         line = _("{thing}: {source} → {to}, 代償 of {ability}")
         board.note(line.format(thing=name, source=_zone(source), to=_zone(k.to), ability=ability), k.clause)
     item.taken = tuple(taken)

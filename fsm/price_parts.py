@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadInput
-from .i18n import _, either
+from .i18n import _
 from .skills import SYMBOLS, Pool, fmt, pool
 
 TAKES = ("card", "unit", "equip")
@@ -101,10 +101,6 @@ class Part:
             return f"{self.text()}（{thing}：{source}→{to}）"
         thing, source, to = k.thing[1], ZONE_WORDS[k.source][1], ZONE_WORDS[k.to][1]
         return f"{k.en} ×{self.count}{self._filter('en')} ({thing}: {source} → {to})"
-
-    def label(self) -> str:
-        """In the language chosen now (a log line, a refusal)."""
-        return either(self.describe("ja"), self.describe("en"))
 
 
 def part_kind_from_data(key: str, data: Mapping[str, Any], where: str) -> PartKind:
