@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from . import paying
+from .model import Ability, Unit
 from .moves import Move
 from .seat import Seat
 
@@ -50,13 +52,23 @@ def candidates(seat: Seat) -> Iterator[Move]:
                     yield Move("attack", actor, unit=u.id, target=other.id)
     for u in own_units:
         for ab in u.abilities:
+            choices = price_choices(seat, u, ab)
             for tg in target_choices(ab.target, targets):
-                yield Move("activate", actor, ability=ab.name, unit=u.id, target=tg)
+                for chosen in choices:
+                    yield Move("activate", actor, ability=ab.name, unit=u.id, target=tg, paying=chosen)
     for c in t.cards.values():
         if c.owner == actor and c.type == "skill" and c.zone in ("hand", "revealed"):
             for u in own_units:
                 for tg in target_choices(c.target, targets):
                     yield Move("use", actor, card=c.id, unit=u.id, target=tg)
+
+
+def price_choices(seat: Seat, u: Unit, ab: Ability) -> list[tuple[str, ...]]:
+    """Each way to pay the ability's 代償 parts (COST-3); none to name where there is one way or none."""
+    spec = seat.rules.kind(ab.kind, sync=ab.sync is not None)
+    parts = paying.parts_of(spec, ab)
+    options = paying.options(seat, parts, u) if parts and u.on_field else []
+    return options if len(options) > 1 else [()]
 
 
 def all_targets(seat: Seat) -> dict[str, list[str]]:

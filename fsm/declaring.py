@@ -8,7 +8,7 @@ Each returns None, or the (clause, message) of the rule that forbids the move.
 
 from __future__ import annotations
 
-from . import prices
+from . import paying, prices
 from .i18n import _
 from .kinds import KindSpec
 from .model import Ability, Card, Unit
@@ -86,6 +86,10 @@ def use_problem(
     unpayable = prices.payable(seat, spec, u, ab)
     if unpayable is not None:
         return unpayable
+    # what the move names to pay the 代償 with: held, taken by the price, or left out of a choice (COST-3)
+    _chosen, choice = price_choice(seat, m, spec, u, ab)
+    if choice is not None:
+        return choice
     # 【同調】 partner (SYNC-1)
     if ab is not None and ab.sync and not seat.partner(u, ab.sync):
         return (
@@ -108,6 +112,17 @@ def use_problem(
         no_target = _("{ability} takes no target").format(ability=ab.name) if ab else _("this card takes no target")
         return (spec.clause("targets"), no_target)
     return None
+
+
+def price_choice(
+    seat: Seat, m: Move, spec: KindSpec, u: Unit, ab: Ability | None
+) -> tuple[tuple[str, ...], Problem | None]:
+    """The things the move pays the 代償's parts with (COST-3), or why its choice is refused."""
+    for name in m.paying:  # a name on no table is a typo, not a rules question
+        if name not in seat.table.cards and name not in seat.table.units:
+            seat.board.card(name)
+    parts = paying.parts_of(spec, ab)
+    return paying.choose(seat, parts, u, m.paying, ab.name if ab else "", spec.clause("price"))
 
 
 def battle_limit(seat: Seat, spec: KindSpec) -> str | None:

@@ -20,7 +20,7 @@ one method each: :meth:`Game._procedure`, :meth:`Game.start`, :meth:`Game.resolv
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .battle import STARTS, GameFlow
 from .board import OnTable
@@ -217,7 +217,7 @@ class Game:
         if m.verb not in VERBS:
             raise BadInput(_("unknown move {verb!r}; moves are: {verbs}").format(verb=m.verb, verbs=", ".join(VERBS)))
         if not m.player:
-            m = Move(m.verb, self.actor() or "", m.card, m.ability, m.unit, m.target)
+            m = replace(m, player=self.actor() or "")
         if m.player not in self.table.players:
             message = _("no player {player!r} on this table; players are {players} (names are case-sensitive)")
             players = _(" and ").join(self.table.players)

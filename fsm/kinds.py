@@ -18,6 +18,7 @@ from typing import Any
 from .errors import BadInput
 from .i18n import _
 from .model import Unit
+from .price_parts import Part
 from .prices import PRICES as PRICE_WORDS
 from .prices import self_fizzling, unfit
 from .recheck import RECHECKS
@@ -91,6 +92,7 @@ class KindSpec:
     acts_in_normal_timing: bool = False  # declared in a normal timing, its unit acts (FLOW-NORMAL)
     move: str = ""  # the move that declares it (MOVES), "" for an ability's kind
     targets_by_variant: str = ""  # a rule variant deciding whether its targets stay in the battle
+    cost: tuple[Part, ...] = ()  # 代償 parts every ability of the kind pays (price pay_cost, COST-3)
 
     @property
     def label(self) -> str:
@@ -204,6 +206,7 @@ def kind_to_data(spec: KindSpec) -> dict[str, Any]:
         "clauses": dict(spec.clauses),
         **({"move": spec.move} if spec.move else {}),
         **({"targets_by_variant": spec.targets_by_variant} if spec.targets_by_variant else {}),
+        **({"cost": [p.text() for p in spec.cost]} if spec.cost else {}),
     }
 
 
@@ -214,7 +217,7 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
     known = {
         "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
         "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
-        "move", "targets_by_variant",
+        "move", "targets_by_variant", "cost",
     }  # fmt: skip
     for extra in sorted(set(data) - known):
         raise BadInput(f"unknown setting {extra!r}; known: {', '.join(sorted(known))}", f"{where}.{extra}")

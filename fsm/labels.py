@@ -121,7 +121,7 @@ class Labeller:
         spec = self.spec
         if spec is not None and name == "pay_price":
             # The price itself says more than "pay the price": "unit becomes 行動完了".
-            ja, en = PRICES[spec.price].labels
+            ja, en = price_words(spec)
             return Term(ja, en, spec.clause("price"))
         return self._term(name)
 
@@ -146,10 +146,19 @@ class Labeller:
         return term
 
 
+def price_words(spec: KindSpec) -> tuple[str, str]:
+    """The price in words, with the kind's own 代償 parts if it has any ("pay the 代償: own unit×1: field→hand")."""
+    ja, en = PRICES[spec.price].labels
+    if spec.cost:
+        ja += "：" + "＋".join(p.describe("ja") for p in spec.cost)
+        en += ": " + " + ".join(p.describe("en") for p in spec.cost)
+    return ja, en
+
+
 def price_term(spec: KindSpec) -> Term:
     """The price and when it is paid (``price_paid``), e.g. "unit becomes 行動完了, at resolution";
     a kind with no price has no time to pay it."""
-    ja, en = PRICES[spec.price].labels
+    ja, en = price_words(spec)
     if not free(spec.price):
         ja, en = f"{ja}（{PAID_AT[spec.price_paid][0]}）", f"{en}, {PAID_AT[spec.price_paid][1]}"
     return Term(ja, en, spec.clause("price"))

@@ -8,6 +8,7 @@ whose priority it is): :meth:`Legality.problem`.
 
 from __future__ import annotations
 
+from . import paying
 from .declaring import Problem, condition_problem, use_problem, wait_for_priority
 from .errors import BadInput
 from .i18n import _
@@ -261,6 +262,11 @@ class Legality:
             )
         if card.owner != m.player or card.zone not in ("hand", "revealed"):
             return ("SC-4", _("{card} is not in {player}'s hand").format(card=card.name, player=m.player))
+        if card.id in paying.promised(seat.table):
+            return (
+                "COST-3",
+                _("{card} is promised to the 代償 of a pending declaration").format(card=card.name),
+            )
         if card.quick_summon and card.zone != "revealed":
             return (
                 "QS-1",

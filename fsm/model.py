@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from .chain import priority
+from .price_parts import Part
 from .skills import Condition, Pool, SkillPool
 
 
@@ -44,13 +45,14 @@ class Ability:
     name: str
     kind: str  # a kind key: action, cost, auto, self_destruct, march, or a designer's
     timings: tuple[str, ...] = ()
-    cost: tuple[tuple[str, int], ...] = ()  # 代償 paid in skills (COST-3)
+    cost: tuple[tuple[str, int], ...] = ()  # the skills of its 代償 (COST-3, SYM-1)
     effect: tuple[Effect, ...] = ()
     dice: bool = False  # rolls a die right after declaration (ACT-4, COST-3, SD-4)
     min_roll: int = 0  # the effect happens only on a roll of at least this
     target: str = "unit"  # unit | player | none
     sync: str | None = None  # 【同調】: name a same-party partner must contain (SYNC-1)
     battle_only: bool = False  # 【自動】 marked [戦闘] (AUTO-2); without it, AUTO-4
+    parts: tuple[Part, ...] = ()  # the rest of its 代償: cards, units, equips (fsm/price_parts.py)
 
     @property
     def cost_pool(self) -> Pool:
@@ -141,6 +143,8 @@ class ChainItem:
     dice: int | None = None
     reserved: tuple[tuple[str, int], ...] = ()  # skill symbols held until resolution (SC-4)
     paid: tuple[tuple[str, int], ...] = ()  # price already paid (COST-3)
+    chosen: tuple[str, ...] = ()  # what the move named to pay the 代償's parts with, in part order
+    taken: tuple[tuple[str, ...], ...] = ()  # each part paid: (id, what, zone before, ...), for a refund (COST-5)
     state: Any = "idle"  # the procedure machine's state (every item starts idle)
     during: str = "any"  # any / attack / speed: the timing the item was declared in
     outcome: tuple[str, str, str] = ("", "", "")  # (resolved | fizzled, clause, why), once decided
@@ -259,7 +263,7 @@ class Table:
             for u in self.units.values()
         )  # fmt: skip
         cards = tuple((c.id, c.zone, c.equipped_to) for c in self.cards.values())
-        chain = tuple((i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state)) for i in self.chain)
+        chain = tuple((i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state), i.chosen) for i in self.chain)
         b = self.battle
         battle = (
             (b.geo, tuple(b.participants), tuple(sorted(b.totals().items())), b.first, b.turn, b.passes,

@@ -5,6 +5,7 @@ The text form is what scenario files, the command line and the widgets use::
     A: pass
     A: use ストーンウォール by 岩の巨人 on 炎の剣士      (a skill card; SC-4)
     A: activate 岩砕き of 岩の巨人 on 炎の剣士         (an ability)
+    A: activate 火球 of 炎の魔術師 on 炎の剣士 paying 炎の書   (naming what pays its 代償, COST-3)
     A: attack 炎の剣士 with 岩の巨人
     A: advance 岩の巨人 to 荒野                        (main phase, FLOW-ADV)
     A: summon 風の精                                   (quick-summon timing, FLOW-QS)
@@ -22,6 +23,7 @@ the destination or the unit equipped), in any order::
     A: パス
     A: ストーンウォール を 岩の巨人 で 炎の剣士 に 使用
     A: 岩砕き を 岩の巨人 で 炎の剣士 に 発動
+    A: 火球 を 炎の魔術師 で 炎の剣士 に 炎の書 を代償に 発動
     A: 岩の巨人 で 炎の剣士 を 攻撃
     A: 岩の巨人 で 荒野 に 進軍
     A: 風の精 を 速攻召喚
@@ -73,7 +75,7 @@ JA_VERBS = {
 JA_SLOTS: dict[str, dict[str, tuple[str, bool]]] = {
     "pass": {},
     "use": {"を": ("card", True), "で": ("unit", True), "に": ("target", False)},
-    "activate": {"を": ("ability", True), "で": ("unit", True), "に": ("target", False)},
+    "activate": {"を": ("ability", True), "で": ("unit", True), "に": ("target", False), "を代償に": ("paying", False)},
     "attack": {"で": ("unit", True), "を": ("target", True)},
     "advance": {"で": ("unit", True), "に": ("target", True)},
     "summon": {"を": ("unit", True)},
@@ -92,6 +94,7 @@ class Move:
     ability: str | None = None  # activate
     unit: str | None = None  # the acting unit
     target: str | None = None
+    paying: tuple[str, ...] = ()  # activate: what pays its 代償's parts (COST-3), when the move names it
 
     def __str__(self) -> str:
         v = self.verb
@@ -109,6 +112,8 @@ class Move:
         }[v]
         if v in ("use", "activate") and self.target:
             body += f" on {self.target}"
+        if self.paying:
+            body += " paying " + " and ".join(self.paying)
         return f"{self.player}: {body}" if self.player else body
 
     def text(self, lang: str = "en") -> str:
@@ -116,9 +121,9 @@ class Move:
         if lang != "ja":
             return str(self)
         words = [
-            f"{getattr(self, field)} {particle}"
+            f"{'、'.join(value) if isinstance(value, tuple) else value} {particle}"
             for particle, (field, _required) in JA_SLOTS[self.verb].items()
-            if getattr(self, field) is not None
+            if (value := getattr(self, field)) not in (None, ())
         ]
         body = " ".join([*words, JA_VERBS[self.verb]])
         return f"{self.player}: {body}" if self.player else body
@@ -165,6 +170,7 @@ def parse(text: str) -> Move:
             link = "by" if verb == "use" else "of"
             _expect(w, 2, link, original)
             target = None
+            w, paying = _paying(w, verb, original)
             if len(w) > 4:
                 _expect(w, 4, "on", original)
                 target = w[5]
@@ -172,7 +178,7 @@ def parse(text: str) -> Move:
                     raise BadInput(_("too many words in {move!r}").format(move=original))
             if verb == "use":
                 return Move("use", player, card=w[1], unit=w[3], target=target)
-            return Move("activate", player, ability=w[1], unit=w[3], target=target)
+            return Move("activate", player, ability=w[1], unit=w[3], target=target, paying=paying)
         if verb == "attack":
             _expect(w, 2, "with", original)
             return Move("attack", player, unit=w[3], target=w[1])
@@ -188,6 +194,20 @@ def parse(text: str) -> Move:
     except IndexError:
         message = _("move {move!r} is cut short; see `fsm moves FILE` for examples")
         raise BadInput(message.format(move=original)) from None
+
+
+def _paying(w: list[str], verb: str, original: str) -> tuple[list[str], tuple[str, ...]]:
+    """``... paying X and Y``: the words before it, and the names after it (COST-3)."""
+    if "paying" not in w:
+        return w, ()
+    at = w.index("paying")
+    if verb != "activate":
+        message = _("only an ability's 代償 is paid with a choice; 'paying' does not go with {verb!r} in {move!r}")
+        raise BadInput(message.format(verb=verb, move=original))
+    names = tuple(n for word in w[at + 1 :] for n in word.replace("、", ",").split(",") if n and n != "and")
+    if not names:
+        raise BadInput(_("'paying' needs the names of what pays, e.g. 'paying 炎の書': {move!r}").format(move=original))
+    return w[:at], names
 
 
 def _parse_japanese(verb: str, player: str, words: list[str], original: str) -> Move:
@@ -212,4 +232,5 @@ def _parse_japanese(verb: str, player: str, words: list[str], original: str) -> 
     if missing:
         message = _("move {move!r} is cut short: it needs a name with {particles}; e.g. {example!r}")
         raise BadInput(message.format(move=original, particles="、".join(missing), example=example))
-    return Move(verb, player, **fields)
+    chosen = tuple(n for n in fields.pop("paying", "").replace("、", ",").split(",") if n)
+    return Move(verb, player, **fields, paying=chosen)

@@ -7,6 +7,7 @@ flow's and the chain's transitions say where that leads.
 
 from __future__ import annotations
 
+from .declaring import price_choice
 from .i18n import _
 from .kinds import KindSpec
 from .model import Battle, ChainItem
@@ -115,8 +116,9 @@ class Play:
         u = self.game.board.unit(m.unit)
         ab = next(a for a in u.abilities if a.name == m.ability)
         spec = self.game.rules.kind(ab.kind, sync=ab.sync is not None)
+        chosen, _refused = price_choice(self.game, m, spec, u, ab)  # legality has allowed it
         u.declared.add(ab.name)
-        self.declare(m, spec, source=ab.name)
+        self.declare(m, spec, source=ab.name, chosen=chosen)
 
     def do_use(self, m: Move) -> None:
         card = self.game.board.card(m.card)
@@ -124,7 +126,9 @@ class Play:
         self.declare(m, self.game.rules.kind_for(m.verb), source=card.id)
 
     # ------------------------------------------------------------------ declared: onto the chain
-    def declare(self, m: Move, spec: KindSpec, source: str, during: str | None = None) -> None:
+    def declare(
+        self, m: Move, spec: KindSpec, source: str, during: str | None = None, chosen: tuple[str, ...] = ()
+    ) -> None:
         game = self.game
         t = game.table
         top = t.chain[-1] if t.chain and t.priority is not None else None
@@ -139,6 +143,7 @@ class Play:
             m.target,
             top.seq if top else None,
             during=during,
+            chosen=chosen,
         )
         t.next_seq += 1
         # No window: it is over at once.  Declared with nothing pending, that is as a chain that

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from . import paying
 from .i18n import _, either
 from .model import Ability, ChainItem, Unit
 from .protocol import Board, Spec
@@ -111,13 +112,16 @@ def _act(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
 
 # ---------------------------------------------------------------- pay_cost: the 代償 (COST-3, COST-5)
 def _refund(board: Board, item: ChainItem, spec: Spec, u: Unit | None) -> None:
-    if u is not None and item.paid and board.variants.refund_cost_on_fizzle:
+    if not board.variants.refund_cost_on_fizzle:
+        return
+    if u is not None and item.paid:
         u.skills.consumed.subtract(Counter(dict(item.paid)))
         u.skills.consumed = +u.skills.consumed
         board.note(
             _("the 代償 {cost} is refunded (variant refund_cost_on_fizzle)").format(cost=fmt(Counter(dict(item.paid)))),
             "COST-5",
         )
+    paying.refund(board, item)  # every other part too: a card back to the hand, a unit to the field
 
 
 def _cost_payable(board: Board, spec: Spec, u: Unit, ab: Ability | None) -> Problem | None:
@@ -125,7 +129,7 @@ def _cost_payable(board: Board, spec: Spec, u: Unit, ab: Ability | None) -> Prob
         return None
     have, holdings = board.available(u), board.holdings(u)
     if can_pay(have, [ab.cost_pool, *holdings]):
-        return None
+        return paying.shortfall(board, paying.parts_of(spec, ab), u, ab.name, spec.clause("price"))
     short = (
         _("{unit} has {have}, already held by {holders}, and cannot pay the 代償 {cost} of {ability}")
         if holdings
@@ -150,11 +154,14 @@ def _cost_payable(board: Board, spec: Spec, u: Unit, ab: Ability | None) -> Prob
 def _pay_cost(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     ab = board.ability_of(item)
     assert ab is not None, "the loader gives pay_cost only to ability kinds"
-    paid = payment(board.available(u), ab.cost_pool)
-    u.skills.consumed.update(paid)
-    item.paid = tuple(paid.items())
-    board.note(_("{unit} pays the 代償 {paid}").format(unit=u.name, paid=fmt(paid)), spec.clause("price"))
-    _stand_in(board, ab.cost_pool, paid)
+    parts = paying.parts_of(spec, ab)
+    if ab.cost or not parts:  # skills (SYM-1), or a 代償 of nothing at all, said as before
+        paid = payment(board.available(u), ab.cost_pool)
+        u.skills.consumed.update(paid)
+        item.paid = tuple(paid.items())
+        board.note(_("{unit} pays the 代償 {paid}").format(unit=u.name, paid=fmt(paid)), spec.clause("price"))
+        _stand_in(board, ab.cost_pool, paid)
+    paying.pay(board, item, parts, ab.name)
 
 
 # ---------------------------------------------------------------- discard_self: 破棄 (SD-7)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .model import Ability, Card, ChainItem, Table, Unit
+from .price_parts import Part
 from .skills import Pool
 from .variants import Variants
 
@@ -32,6 +33,13 @@ class Spec(Protocol):
 
     @property
     def category(self) -> str: ...
+
+    @property
+    def cost(self) -> tuple[Part, ...]:
+        """The kind's own 代償 parts (``[kind] cost``), paid by each of its abilities."""
+
+    @property
+    def fizzle_if(self) -> tuple[str, ...]: ...
 
     def clause(self, slot: str) -> str: ...
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -29,6 +29,8 @@ import yaml
 from .catalogue import CLAUSES
 from .errors import BadInput
 from .kinds import KindSpec, kind_from_data, kind_to_data
+from .paying import self_spoiling
+from .price_parts import PartKind, part_kind_from_data, read_cost
 from .timing import Combination, TimingSpec, combination_from_data, legality_table, timing_from_data, timing_to_data
 from .variants import Variants
 
@@ -47,6 +49,7 @@ class Ruleset:
     presets: Mapping[str, Preset] = field(default_factory=dict)
     sources: tuple[str, ...] = ()
     combinations: Mapping[str, Combination] = field(default_factory=dict)
+    parts: Mapping[str, PartKind] = field(default_factory=dict)  # the 代償 parts (fsm/data/price_parts.toml)
 
     def kind(self, key: str, sync: bool = False) -> KindSpec:
         spec = self.kinds[key]
@@ -116,8 +119,24 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
     timings = dict(base.timings)
     presets = dict(base.presets)
     combinations = dict(base.combinations)
-    for section in sorted(set(data) - {"kind", "timing", "variant", "combination"}):
-        raise BadInput(f"unknown section {section!r}; use kind, timing, combination or variant", f"{source}: {section}")
+    parts = dict(base.parts)
+    for section in sorted(set(data) - {"kind", "timing", "variant", "combination", "part"}):
+        raise BadInput(
+            f"unknown section {section!r}; use kind, timing, combination, part or variant", f"{source}: {section}"
+        )
+    for key, table in (data.get("part") or {}).items():  # first: a kind of this file may pay with them
+        where = f"{source}: part.{key}"
+        if not isinstance(table, Mapping):
+            raise BadInput("must be a table", where)
+        new = part_kind_from_data(key, table, where)
+        _check_clause(new.clause, f"{where}.clause")
+        same = next((k for k in parts.values() if k.key != key and {k.ja, k.en} & {new.ja, new.en}), None)
+        if same is not None:
+            raise BadInput(
+                f"the word {new.ja!r} / {new.en!r} is already part.{same.key}'s; a cost could not tell them apart",
+                f"{where}.ja",
+            )
+        parts[key] = new
     for key, table in (data.get("kind") or {}).items():
         where = f"{source}: kind.{key}"
         if not isinstance(table, Mapping):
@@ -127,7 +146,10 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
             table = {**old, **table}
             if isinstance(table["clauses"], Mapping):
                 table["clauses"] = {**old["clauses"], **table["clauses"]}
-        spec = kind_from_data(key, table, where)
+        cost = table.get("cost")
+        spec = kind_from_data(key, {k: v for k, v in table.items() if k != "cost"}, where)
+        if cost:
+            spec = _with_cost(spec, cost, parts, f"{where}.cost")
         for slot, clause in spec.clauses:
             _check_clause(clause, f"{where}.clauses.{slot}")
         taken = next((k for k in kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
@@ -174,7 +196,24 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
         except BadInput as err:
             raise BadInput(err.message, f"{where}.set") from None
         presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()))
-    return Ruleset(kinds, timings, presets, (*base.sources, source), combinations)
+    return Ruleset(kinds, timings, presets, (*base.sources, source), combinations, parts)
+
+
+def _with_cost(spec: KindSpec, raw: object, parts: Mapping[str, PartKind], where: str) -> KindSpec:
+    """A kind's own 代償 parts, paid by every ability of the kind on top of its own ``cost`` (COST-3)."""
+    if spec.price != "pay_cost":
+        raise BadInput(f"cost is a 代償, paid by the price pay_cost; this kind's price is {spec.price!r}", where)
+    skills, own = read_cost(raw, parts, where)
+    if skills:
+        raise BadInput("a kind's cost names parts (手札1枚 ...); skills belong to each ability's own cost", where)
+    spoilt = self_spoiling(spec, own)
+    if spoilt:
+        raise BadInput(
+            f"{spoilt[0].text()} takes the paying unit itself at declaration, so the recheck for {spoilt[1]!r} "
+            "would always fizzle it (COST-5); take another unit (which = other) or pay at resolve",
+            where,
+        )
+    return replace(spec, cost=own)
 
 
 def load(paths: Iterable[str | Path] = ()) -> Ruleset:
@@ -192,6 +231,8 @@ def builtin() -> Ruleset:
     data_dir = resources.files("fsm") / "data"
     kinds = tomllib.loads((data_dir / "kinds.toml").read_text(encoding="utf-8"))
     timings = tomllib.loads((data_dir / "timings.toml").read_text(encoding="utf-8"))
-    rules = _merge(empty, kinds, "fsm/data/kinds.toml")
+    parts = tomllib.loads((data_dir / "price_parts.toml").read_text(encoding="utf-8"))
+    rules = _merge(empty, parts, "fsm/data/price_parts.toml")
+    rules = _merge(rules, kinds, "fsm/data/kinds.toml")
     rules = _merge(rules, timings, "fsm/data/timings.toml")
-    return Ruleset(rules.kinds, rules.timings, {}, (), rules.combinations)
+    return Ruleset(rules.kinds, rules.timings, {}, (), rules.combinations, rules.parts)

@@ -49,6 +49,8 @@ from .engine import Game, LogEntry
 from .errors import BadInput, RuleViolation
 from .i18n import _, language, using
 from .model import Ability, Battle, Card, Effect, Geo, Table, Unit
+from .paying import self_spoiling
+from .price_parts import Part, read_cost
 from .ruleset import Ruleset, builtin
 from .skills import Condition, Pool, SkillPool, fmt, pool
 from .timing import parse_timings
@@ -349,11 +351,13 @@ def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: 
     target = f.text("target", "self" if auto else "unit", TARGET_KINDS) or "unit"
     if auto:
         _check_auto(f, name, target, battle_only, effect)
+    skills, parts = _cost(f, rules, kind, name)
     return Ability(
         name=name,
         kind=kind,
         timings=tuple(k for k in timings if rules.timings[k].role != "auto"),
-        cost=tuple(f.symbols("cost").items()),
+        cost=tuple(skills.items()),
+        parts=parts,
         effect=effect,
         dice=f.flag("dice"),
         min_roll=f.number("min_roll", 0),
@@ -361,6 +365,29 @@ def _ability(raw: Any, where: _Where, uid: str, parent: Any, index: int, rules: 
         sync=f.text("sync"),
         battle_only=battle_only,
     )
+
+
+def _cost(f: _Fields, rules: Ruleset, kind: str, name: str) -> tuple[Pool, tuple[Part, ...]]:
+    """An ability's 代償: skill symbols and parts (fsm/price_parts.py), paid as its kind's price says."""
+    raw = f.get("cost")
+    if raw is None or raw in NO_SKILLS:
+        return Counter(), ()
+    if not isinstance(raw, str | list | Mapping):
+        message = _("cost must be skill symbols and parts such as '火 + 手札1枚', got {value}")
+        raise BadInput(message.format(value=_shown(raw)), f.at("cost"))
+    skills, parts = read_cost(raw, rules.parts, f.at("cost"))
+    spec = rules.kinds[kind]
+    if parts and spec.price != "pay_cost":
+        message = _("{name}'s kind pays {price}, not a 代償, so its cost cannot take {part} (COST-3)")
+        raise BadInput(message.format(name=name, price=spec.price, part=parts[0].text()), f.at("cost"))
+    spoilt = self_spoiling(spec, parts)
+    if spoilt:
+        message = _(
+            "{name}'s 代償 {part} takes its own unit at declaration, and its recheck for {check} would then "
+            "always fizzle it (COST-5); take another unit (which = other)"
+        )
+        raise BadInput(message.format(name=name, part=spoilt[0].text(), check=spoilt[1]), f.at("cost"))
+    return skills, parts
 
 
 def _check_auto(f: _Fields, name: str, target: str, battle_only: bool, effect: tuple[Effect, ...]) -> None:
@@ -471,7 +498,23 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
             zone=zone,
             equipped_to=equipped_to if zone == "equipped" else None,
         )
+    _check_filters(table, units, where)
     return table
+
+
+def _check_filters(table: Table, units: Mapping[str, Any], where: _Where) -> None:
+    """A 代償 part's name filter must name something on the table, or it is a typo (COST-3)."""
+    for u in table.units.values():
+        raw_abilities = units[u.id].get("abilities") or []
+        for node, ab in zip(raw_abilities, u.abilities, strict=True):
+            for part in ab.parts:
+                if not part.name:
+                    continue
+                pieces = table.units.values() if part.kind.take == "unit" else table.cards.values()
+                if not any(part.name in x.name for x in pieces):
+                    names = ", ".join(x.name for x in pieces) or _("none")
+                    message = _("the filter 名称：{name} of {part} names nothing on this table; names: {names}")
+                    raise BadInput(message.format(name=part.name, part=part.text(), names=names), where(node, "cost"))
 
 
 def _variants(data: Mapping[str, Any], where: _Where, overrides: Mapping[str, Any] | None) -> Variants:

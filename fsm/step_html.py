@@ -18,8 +18,9 @@ from .i18n import N_
 from .kinds import WORDS
 from .labels import Lang
 from .live_view import link_label
-from .model import Table
+from .model import Table, Unit
 from .narrate import MACHINE_WORDS
+from .price_parts import cost_text
 from .procedures import GUARDS, MEANINGS, procedure_class
 from .script import Script
 from .skills import fmt
@@ -254,7 +255,8 @@ class Painter:
     def table(self) -> str:
         g, t = self.game, self.game.table
         parts = [self._battle(t)]
-        heads = (N_("unit"), N_("owner"), N_("where"), "行動", "進軍", N_("skills available"), N_("held"), N_("party"))
+        heads = (N_("unit"), N_("owner"), N_("where"), "行動", "進軍", N_("skills available"), N_("held"), N_("party"),
+                 "代償")  # fmt: skip
         rows = ["<tr>" + "".join(f"<th>{esc(self.say(h))}</th>" for h in heads) + "</tr>"]
         in_battle = set(t.battle.participants) if t.battle else set()
         for u in t.units.values():
@@ -267,7 +269,7 @@ class Painter:
                 f"<tr><td>{self.unit_name(u.id)}{esc(flags)}</td><td>{self.who(u.owner)}</td>"
                 f"<td>{esc(where)}</td><td>{'行動完了' if g.acted(u) else '行動未完了'}</td>"
                 f"<td>{'進軍完了' if u.marched else '進軍未完了'}</td><td>{esc(fmt(g.available(u)))}</td>"
-                f"<td>{esc(held)}</td><td>{esc(u.party or '')}</td></tr>"
+                f"<td>{esc(held)}</td><td>{esc(u.party or '')}</td><td>{esc(self._prices(u))}</td></tr>"
             )
         units = f"{self.term(SHOWN['units'])} ({self.say(SHOWN['in_battle'])})"
         parts.append(f"<div class='fsm-h'>{units}</div><table>" + "".join(rows) + "</table>")
@@ -287,6 +289,12 @@ class Painter:
             head = f"{self.term(SHOWN['cards'])} {self.say(SHOWN['by_zone'])}"
             parts.append(f"<div class='fsm-h'>{head}</div><table>" + "".join(card_rows) + "</table>")
         return self._outcomes(t) + "".join(parts)
+
+    def _prices(self, u: Unit) -> str:
+        """Each ability's 代償 (COST-3): its skills and parts, the kind's own parts first."""
+        kinds = self.game.rules.kinds
+        texts = ((ab.name, cost_text(ab.cost_pool, (*kinds[ab.kind].cost, *ab.parts))) for ab in u.abilities)
+        return "; ".join(f"{name}: {text}" for name, text in texts if text)
 
     def _outcomes(self, t: Table) -> str:
         if not t.outcomes:

@@ -8,6 +8,9 @@ snapshots.  After every step it checks:
 
 * FLOW-ZONES — every card and unit is in exactly one known zone; a card is on the chain exactly
   while an item of it is pending; an equipped card sits on a unit on the field;
+* COST-3, COST-5 — paying a 代償 of parts (a card from the hand, a unit, 行動完了), chosen in the move,
+  loses and duplicates nothing: the hand, field, chain and graveyard still hold every card and unit
+  once, and a card a pending item paid with is no longer where it was taken from;
 * SC-2 — no unit has used more of a skill than it had;
 * FLOW-QS / FLOW-ADV — no unit is twice among the battle participants (issue 11 point 15);
 * a move played moves only its player's own units and cards (AB-1, SC-4, QS-1, EQ-1, FLOW-*);
@@ -41,6 +44,8 @@ ROCK_ABILITIES = [
     {"name": "大爆発", "kind": "self_destruct", "timing": "反撃：特殊能力限定", "effect": "bounce"},
     {"name": "行軍歌", "kind": "march", "target": "player", "effect": "nothing"},
     {"name": "気合", "kind": "auto", "timing": "戦闘", "effect": "grant 火"},
+    # a 代償 of parts (COST-3): a card from the hand (a choice when A holds several) and another unit made 行動完了
+    {"name": "投石", "kind": "cost", "timing": "通常/反撃", "cost": "手札1枚 + 行動完了1体", "effect": "bounce"},
 ]
 UNITS: dict[str, Any] = {
     "岩の巨人": {"owner": "A", "skills": "土 土 全", "party": "p", "speed": 1, "abilities": ROCK_ABILITIES},
@@ -64,7 +69,11 @@ UNITS: dict[str, Any] = {
     "炎の番人": {
         "owner": "B",
         "skills": "火 全",
-        "abilities": [{"name": "火柱", "kind": "action", "effect": "exhaust"}],
+        "abilities": [
+            {"name": "火柱", "kind": "action", "effect": "exhaust"},
+            {"name": "身代わり", "kind": "cost", "timing": "反撃", "cost": "破棄1体", "effect": "exhaust"},
+            {"name": "炎壁", "kind": "cost", "timing": "反撃", "cost": "火 + 手札1枚", "effect": "strip 土"},
+        ],
     },
     "留守番": {"owner": "B", "skills": "無", "geo": "本陣"},
 }
@@ -167,6 +176,7 @@ class PlayAtRandom(RuleBasedStateMachine):
         self.game = make(spec["units"], spec["cards"], at=spec["at"], seed=seed, variants=spec.get("variants"),
                          battle=spec.get("battle"))  # fmt: skip
         self.total_cards = len(self.game.table.cards)
+        self.total_units = len(self.game.table.units)
 
     # ------------------------------------------------------------ rules
     @precondition(lambda self: bool(self.game.legal_moves()))
@@ -273,9 +283,14 @@ class PlayAtRandom(RuleBasedStateMachine):
             assert (c.zone == "equipped") == (c.equipped_to is not None), c
             if c.equipped_to is not None:
                 assert t.units[c.equipped_to].on_field, f"{c.id} equipped on a unit off the field"
+        units = Counter(u.zone for u in t.units.values())
+        assert set(units) <= ZONES_OF_UNITS and sum(units.values()) == len(t.units) == self.total_units, units
         for u in t.units.values():
-            assert u.zone in ZONES_OF_UNITS, u
             assert not ((u.destroyed or u.discarded) and u.on_field), u
+        for item in t.chain:  # COST-3: what a pending item paid with has left where it was taken from
+            for what, x, zone, _extra in item.taken:
+                if what == "card":
+                    assert t.cards[x].zone != zone, (item.source, x, zone)
 
     @invariant()
     def no_skill_used_below_zero(self) -> None:
