@@ -17,7 +17,6 @@ from .price_parts import ZONE_WORDS, Part, flat
 from .protocol import Board, Spec
 
 Problem = tuple[str, str]  # (clause, message)
-MAX_OPTIONS = 64  # a choice is listed move by move; a larger hand lists the first ones
 
 
 def parts_of(spec: Spec, ab: Ability | None) -> tuple[Part, ...]:
@@ -78,8 +77,6 @@ def options(board: Board, parts: tuple[Part, ...], payer: Unit) -> list[tuple[st
         if frozenset(option) not in seen:
             seen.add(frozenset(option))
             out.append(option)
-            if len(out) >= MAX_OPTIONS:
-                break
     return out
 
 

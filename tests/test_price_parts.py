@@ -330,3 +330,12 @@ def test_cost_3_a_kinds_own_cost_is_checked_on_load(tmp_path: Path, extra: str, 
     with pytest.raises(BadInput) as err:
         builtin().extend(path)
     assert "kind.mine.cost" in str(err.value) and words in str(err.value)
+
+
+def test_cost_3_legal_moves_list_every_way_to_pay_however_many() -> None:
+    """COST-3: every payable choice is a legal move, with no cap: 12 cards in hand and a 代償 of two
+    of them is C(12, 2) = 66 ways (a cap would hide lines from the explorer)."""
+    cards = {f"書{i:02d}": {"owner": "A", "condition": "火", "timing": "通常"} for i in range(12)}
+    g = _table("手札2枚", cards)
+    offered = {str(m) for m in g.legal_moves() if "火球" in str(m) and "水の精" in str(m)}
+    assert len(offered) == 66
