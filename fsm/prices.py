@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from .i18n import _, either
+from .i18n import N_, _, either
 from .model import Ability, ChainItem, Unit
 from .protocol import Board, Spec
 from .skills import Pool, can_pay, fmt, payment
@@ -36,7 +36,7 @@ ReleaseFn = Callable[[Board, ChainItem, Spec, Unit | None], None]
 PayableFn = Callable[[Board, Spec, Unit, Ability | None], Problem | None]
 HoldFn = Callable[[Board, ChainItem], None]
 
-PRICES: Registry[PayFn] = Registry("price")
+PRICES: Registry[PayFn] = Registry(N_("price"))
 
 
 def _nothing_released(board: Board, item: ChainItem, spec: Spec, unit: Unit | None) -> None:

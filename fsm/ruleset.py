@@ -28,6 +28,7 @@ import yaml
 
 from .catalogue import CLAUSES
 from .errors import BadInput
+from .i18n import _, either
 from .kinds import KindSpec, kind_from_data, kind_to_data
 from .timing import Combination, TimingSpec, combination_from_data, legality_table, timing_from_data, timing_to_data
 from .variants import Variants
@@ -38,6 +39,10 @@ class Preset:
     name: str
     doc: str
     settings: tuple[tuple[str, Any], ...]
+    doc_ja: str = ""  # the file's `doc_ja`; the English doc stands in when it has none
+
+    def described(self) -> str:
+        return either(self.doc_ja or self.doc, self.doc)
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,11 @@ class Ruleset:
         """The kind a move declares (``move = "attack"`` in kinds.toml): the engine names no kind."""
         spec = next((k for k in self.kinds.values() if k.move == move), None)
         if spec is None:
-            raise BadInput(f"no kind declares move = {move!r}; give one kind `move = {move!r}` (docs/designer.md)")
+            raise BadInput(
+                _("no kind declares move = {move!r}; give one kind `move = {move!r}` (docs/designer.md)").format(
+                    move=move
+                )
+            )
         return spec
 
     def variants(self, names: Iterable[str] = (), **settings: Any) -> Variants:
@@ -64,7 +73,8 @@ class Ruleset:
         merged: dict[str, Any] = {}
         for name in names:
             if name not in self.presets:
-                raise BadInput(f"unknown rule variant preset {name!r}; known: {', '.join(self.presets) or 'none'}")
+                known = ", ".join(self.presets) or _("none")
+                raise BadInput(_("unknown rule variant preset {name!r}; known: {known}").format(name=name, known=known))
             merged.update(self.presets[name].settings)
         merged.update(settings)
         return Variants(merged)
@@ -92,23 +102,23 @@ def read_data(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise BadInput(f"cannot read the file: {err.strerror}", str(path)) from None
+        raise BadInput(_("cannot read the file: {reason}").format(reason=err.strerror), str(path)) from None
     try:
         data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text) or {}
     except tomllib.TOMLDecodeError as err:
-        raise BadInput(f"not valid TOML: {err}", str(path)) from None
+        raise BadInput(_("not valid TOML: {error}").format(error=err), str(path)) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise BadInput(f"not valid YAML: {getattr(err, 'problem', err)}", line) from None
+        raise BadInput(_("not valid YAML: {error}").format(error=getattr(err, "problem", err)), line) from None
     if not isinstance(data, dict):
-        raise BadInput("the file must be a table of [kind.*], [timing.*] and [variant.*]", str(path))
+        raise BadInput(_("the file must be a table of [kind.*], [timing.*] and [variant.*]"), str(path))
     return data
 
 
 def _check_clause(value: str, where: str) -> None:
     if value not in CLAUSES:
-        raise BadInput(f"{value!r} is not a clause ID of the catalogue (see `fsm rules`)", where)
+        raise BadInput(_("{value!r} is not a clause ID of the catalogue (see `fsm rules`)").format(value=value), where)
 
 
 def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
@@ -117,11 +127,12 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
     presets = dict(base.presets)
     combinations = dict(base.combinations)
     for section in sorted(set(data) - {"kind", "timing", "variant", "combination"}):
-        raise BadInput(f"unknown section {section!r}; use kind, timing, combination or variant", f"{source}: {section}")
+        message = _("unknown section {section!r}; use kind, timing, combination or variant")
+        raise BadInput(message.format(section=section), f"{source}: {section}")
     for key, table in (data.get("kind") or {}).items():
         where = f"{source}: kind.{key}"
         if not isinstance(table, Mapping):
-            raise BadInput("must be a table", where)
+            raise BadInput(_("must be a table"), where)
         if key in kinds:  # a change to an existing kind: the rest stays as it was
             old = kind_to_data(kinds[key])
             table = {**old, **table}
@@ -132,12 +143,13 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
             _check_clause(clause, f"{where}.clauses.{slot}")
         taken = next((k for k in kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
         if taken is not None:
-            raise BadInput(f"move = {spec.move!r} is already kind.{taken.key}'s; one kind per move", f"{where}.move")
+            message = _("move = {move!r} is already kind.{kind}'s; one kind per move")
+            raise BadInput(message.format(move=spec.move, kind=taken.key), f"{where}.move")
         kinds[key] = spec
     for key, table in (data.get("timing") or {}).items():
         where = f"{source}: timing.{key}"
         if not isinstance(table, Mapping):
-            raise BadInput("must be a table", where)
+            raise BadInput(_("must be a table"), where)
         if key in timings:  # a change to an existing timing
             table = {**timing_to_data(timings[key]), **table}
         spec_t = timing_from_data(key, table, where)
@@ -147,33 +159,37 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
             clash = names & {other.ja, other.short, other.en}
             if other.key != key and clash:
                 raise BadInput(
-                    f"the name {sorted(clash)[0]!r} is already timing.{other.key}'s; cards could not tell them apart",
+                    _("the name {name!r} is already timing.{timing}'s; cards could not tell them apart").format(
+                        name=sorted(clash)[0], timing=other.key
+                    ),
                     f"{where}.ja",
                 )
         for cat in spec_t.answers:
             known = {k.category for k in kinds.values()}
             if cat not in known:
                 raise BadInput(
-                    f"answers {cat!r}, which no kind is; known: {', '.join(sorted(known))}",
+                    _("answers {category!r}, which no kind is; known: {known}").format(
+                        category=cat, known=", ".join(sorted(known))
+                    ),
                     f"{where}.answers",
                 )
         timings[key] = spec_t
     for key, table in (data.get("combination") or {}).items():
         where = f"{source}: combination.{key}"
         if not isinstance(table, Mapping):
-            raise BadInput("must be a table", where)
+            raise BadInput(_("must be a table"), where)
         combo = combination_from_data(key, table, timings, where)
         _check_clause(combo.clause, f"{where}.clause")
         combinations[key] = combo
     for key, table in (data.get("variant") or {}).items():
         where = f"{source}: variant.{key}"
         if not isinstance(table, Mapping) or not isinstance(table.get("set"), Mapping):
-            raise BadInput("needs `set = { name = value, ... }`", where)
+            raise BadInput(_("needs `set = {{ name = value, ... }}`").format(), where)
         try:
             Variants(table["set"])
         except BadInput as err:
             raise BadInput(err.message, f"{where}.set") from None
-        presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()))
+        presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()), str(table.get("doc_ja", "")))
     return Ruleset(kinds, timings, presets, (*base.sources, source), combinations)
 
 

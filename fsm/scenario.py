@@ -369,16 +369,24 @@ def _check_auto(f: _Fields, name: str, target: str, battle_only: bool, effect: t
         # AUTO-1: it is never declared, so no player ever names its target; it works on its
         # own unit, which for a [戦闘] one is a battle participant (AUTO-2)
         raise BadInput(
-            f"{name} is a 【自動】: it activates by itself and nobody names a target for it (AUTO-1), "
-            f"so target: {target} cannot be chosen; its effect falls on its own unit (target: self)",
+            _(
+                "{name} is a 【自動】: it activates by itself and nobody names a target for it (AUTO-1), "
+                "so target: {target} cannot be chosen; its effect falls on its own unit (target: self)"
+            ).format(name=name, target=target),
             f.at("target"),
         )
     one_off_effects = [str(e) for e in effect if one_off(e.op)]
     if one_off_effects and not battle_only:
         raise BadInput(
-            f"{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {', '.join(one_off_effects)} happens "
-            "once and cannot last, so it cannot be always in effect. Use a lasting effect "
-            f"({', '.join(op for op in EFFECTS if not one_off(op))}) or mark the auto [戦闘] (timing: 戦闘)",
+            _(
+                "{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {effects} happens once and "
+                "cannot last, so it cannot be always in effect. Use a lasting effect ({lasting}) or mark the "
+                "auto [戦闘] (timing: 戦闘)"
+            ).format(
+                name=name,
+                effects=", ".join(one_off_effects),
+                lasting=", ".join(op for op in EFFECTS if not one_off(op)),
+            ),
             f.at("effect"),
         )
 
@@ -451,9 +459,11 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         if ctype == "skill" and auto:
             # TIM-BTL: [戦闘] is how a 【自動】 takes effect by itself; a card is declared (SC-4)
             raise BadInput(
-                f"card {cid} has the timing [{auto[0]}], which only a 【自動】 ability takes effect under "
-                "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
-                f"[{auto[0]}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃",
+                _(
+                    "card {card} has the timing [{timing}], which only a 【自動】 ability takes effect under "
+                    "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
+                    "[{timing}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃"
+                ).format(card=cid, timing=auto[0]),
                 c.at("timing"),
             )
         table.cards[cid] = Card(

@@ -39,7 +39,7 @@ from . import live_view
 from .draw_ahead import WORKER
 from .engine import Game, LogEntry, Snapshot
 from .errors import BadInput, RuleViolation
-from .i18n import N_
+from .i18n import N_, _
 from .labels import Lang
 from .moves import Move
 from .procedures import procedure_class
@@ -100,7 +100,8 @@ def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None)
         rules = rules or builtin()
         key = what.removeprefix("sync_")
         if key not in rules.kinds:
-            raise BadInput(f"no kind {what!r}; kinds: {', '.join(rules.kinds)} (prefix sync_ for 【同調】)")
+            message = _("no kind {kind!r}; kinds: {kinds} (prefix sync_ for 【同調】)")
+            raise BadInput(message.format(kind=what, kinds=", ".join(rules.kinds)))
         machine = procedure_class(rules.kind(key, sync=what.startswith("sync_")))
     return SVG(render_machine(machine, lang=lang))  # type: ignore[arg-type]
 
@@ -179,7 +180,7 @@ class StepThrough(StepPanels):
 
         data = read_yaml(Path(path))
         if not isinstance(data, Mapping):
-            raise BadInput("a scenario is a mapping with players, units, moves ...", f"{path}:1")
+            raise BadInput(_("a scenario is a mapping with players, units, moves ..."), f"{path}:1")
         merged: Variants | None = None
         if variants is not None:
             extra = variants.changed() if isinstance(variants, Variants) else dict(variants)
