@@ -71,7 +71,7 @@ def _as_logged(move: str) -> str:
 def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
     """The run as text lines: a header, each move and its log, then PASS or FAIL with reasons."""
     yield f"{result.path} — {result.title}"
-    yield f"  rule variants: {variants_in_force(result)}"
+    yield "  " + _("rule variants: {variants}").format(variants=variants_in_force(result))
     if verbose:
         if result.notes:
             yield from textwrap.wrap(" ".join(result.notes.split()), 100, initial_indent="  ", subsequent_indent="  ")
@@ -100,7 +100,9 @@ def variants_in_force(result: Result) -> str:
     """The variants that differ from the defaults, or "all defaults" (`fsm variants` lists them)."""
     changed = result.game.variants.changed()
     words = ", ".join(f"{k}={value_word(v)}" for k, v in changed.items())
-    return f"{words} (the rest at their defaults)" if words else "all at their defaults (see `fsm variants`)"
+    if words:
+        return _("{settings} (the rest at their defaults)").format(settings=words)
+    return _("all at their defaults (see `fsm variants`)")
 
 
 def verdict(result: Result) -> Iterator[str]:
