@@ -145,7 +145,7 @@ def _cost_payable(board: Board, spec: Spec, u: Unit, ab: Ability | None) -> Prob
     release=_refund,
     payable=_cost_payable,
     categories=("ability",),
-    needs="a 代償 is the skills listed as an ability's `cost` (COST-3), and only an ability has one",
+    needs=N_("a 代償 is the skills listed as an ability's `cost` (COST-3), and only an ability has one"),
 )
 def _pay_cost(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     ab = board.ability_of(item)
@@ -204,7 +204,7 @@ def _hold_condition(board: Board, item: ChainItem) -> None:
     release=_let_go,
     hold=_hold_condition,
     categories=("skill", "equip"),
-    needs="the condition is a card's (SC-4), and only a skill card or an equip is a card",
+    needs=N_("the condition is a card's (SC-4), and only a skill card or an equip is a card"),
 )
 def _consume_condition(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     card = board.table.cards[item.source]
@@ -271,7 +271,7 @@ def unfit(key: str, category: str) -> str:
     if allowed is None or category in allowed:
         return ""
     return _("price {key!r} needs category {allowed}: {needs}").format(
-        key=key, allowed=" or ".join(allowed), needs=entry.data["needs"]
+        key=key, allowed=" or ".join(allowed), needs=_(entry.data["needs"])
     )
 
 
