@@ -13,16 +13,18 @@ The JSON form is one object per log line (``"type": "step"``), one per refused-m
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 from .errors import BadInput
-from .i18n import _
+from .i18n import _, language
 from .moves import parse
 from .narration import LogEntry
 from .scenario import Failure, Result
+from .timing_text import display_width
 from .variants import value_word
 
 CLAUSE_WIDTH = 13
@@ -74,7 +76,9 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
     yield "  " + _("rule variants: {variants}").format(variants=variants_in_force(result))
     if verbose:
         if result.notes:
-            yield from textwrap.wrap(" ".join(result.notes.split()), 100, initial_indent="  ", subsequent_indent="  ")
+            notes = " ".join(result.notes.split())
+            lines = wrap_wide(notes, 98) if language() == "ja" else textwrap.wrap(notes, 98)
+            yield from ("  " + line for line in lines)
         n = 0
         for move, entries in result.steps:
             if move.startswith("refused "):
@@ -94,6 +98,23 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
                     continue
                 yield f"       {e.clause:<{CLAUSE_WIDTH}}{e.text}{_entered(e)}"
     yield from verdict(result)
+
+
+#: Where a Japanese line may break: at a space (names stand between spaces) or after 。、）」.
+_PIECE = re.compile(r"\s+|[^\s。、）」]+[。、）」]*|[。、）」]+")
+
+
+def wrap_wide(text: str, width: int) -> list[str]:
+    """Lines of at most ``width`` columns (a wide character counts two) for Japanese text, which
+    has no spaces between its words: it breaks at a space or after a comma, a full stop or a bracket."""
+    lines, line = [], ""
+    for piece in _PIECE.findall(text):
+        if line.strip() and display_width(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    return [*lines, line.rstrip()] if line.strip() else lines
 
 
 def variants_in_force(result: Result) -> str:

@@ -585,8 +585,8 @@ class Result:
         return [c for c in self.clauses if c not in self.checked]
 
 
-TOP_KEYS = {"title", "clauses", "notes", "seed", "players", "geos", "units", "cards", "start", "moves", "expect",
-            "variants", "rules"}  # fmt: skip
+TOP_KEYS = {"title", "title_ja", "clauses", "notes", "notes_ja", "seed", "players", "geos", "units", "cards",
+            "start", "moves", "expect", "variants", "rules"}  # fmt: skip
 
 
 def load(
@@ -604,7 +604,7 @@ def load(
         raise BadInput(message.format(value=_shown(data)), f"{p}:1")
     where = _Where(str(p))
     _check_keys(data, TOP_KEYS, where, _("the scenario"))
-    for key in ("title", "notes"):
+    for key in ("title", "title_ja", "notes", "notes_ja"):
         if key in data and not isinstance(data[key], str):
             raise BadInput(
                 _("{key} must be text, got {value}").format(key=key, value=_shown(data[key])), where(data, key)
@@ -651,8 +651,15 @@ def play(
             return _play(path, variants, rules, upto, overrides, expectations, spoken)
     result = _play(path, variants, rules, upto, overrides, expectations, "en")
     with using(spoken):  # the lines the reader adds (a refused move) in the narration's language too
-        result.steps = _play(path, variants, rules, upto, overrides, False, spoken).steps
+        narrated = _play(path, variants, rules, upto, overrides, False, spoken)
+    result.steps, result.title, result.notes = narrated.steps, narrated.title, narrated.notes
     return result
+
+
+def prose(data: Mapping[str, Any], key: str, lang: str | None) -> str:
+    """The file's ``title`` or ``notes`` in ``lang``: ``title_ja`` in Japanese when it has one."""
+    text = data.get(f"{key}_ja") if language(lang) == "ja" else None
+    return str(text or data.get(key, ""))
 
 
 def _play(
@@ -666,8 +673,8 @@ def _play(
 ) -> Result:
     game, data = load(path, variants, rules, overrides, lang)
     where = _Where(str(path))
-    result = Result(str(path), str(data.get("title", Path(path).stem)), game)
-    result.notes = str(data.get("notes", ""))
+    result = Result(str(path), prose(data, "title", lang) or Path(path).stem, game)
+    result.notes = prose(data, "notes", lang)
     result.clauses = _clause_ids(data.get("clauses"), where, data, "clauses")
     result.steps.append(("(set-up)", list(game.log)))
     moves = _list_of(data.get("moves"), where, data, "moves")

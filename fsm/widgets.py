@@ -176,7 +176,7 @@ class StepThrough(StepPanels):
 
         ``variants`` are applied on top of the scenario's own ``variants:``.
         """
-        from .scenario import play, read_yaml
+        from .scenario import play, prose, read_yaml
 
         data = read_yaml(Path(path))
         if not isinstance(data, Mapping):
@@ -190,7 +190,8 @@ class StepThrough(StepPanels):
         pos = min(upto or 0, len(script))
         clauses = [str(c) for c in data.get("clauses") or []]
         result.game.lang = None if lang == "both" else lang  # the game answers why-not in it (Game(lang=...))
-        self = cls(result.game, str(data.get("title", Path(path).stem)), script, pos, clauses, lang)
+        title = prose(data, "title", None if lang == "both" else lang) or Path(path).stem
+        self = cls(result.game, title, script, pos, clauses, lang)
         if result.failures:
             self.script.off = True
             self._show_why("<br>".join(esc(f) for f in result.failures), ok=False)

@@ -15,12 +15,14 @@ import pytest
 from test_catalogue import SEED, _ja_runs
 from test_i18n_engine import _english_left, _names
 
+from fsm.catalogue import CLAUSES
 from fsm.cli import main
 from fsm.errors import BadInput
 from fsm.i18n import using
 from fsm.narrate import narrate
 from fsm.ruleset import load as load_rules
 from fsm.scenario import load, play
+from fsm.timing_text import display_width
 from fsm.variants import SPECS, choices_text
 
 REPO = Path(__file__).resolve().parents[1]
@@ -157,3 +159,33 @@ def test_fsm_moves_lang_ja_says_where_the_game_stands_in_japanese(capsys: pytest
     """FLOW-NORMAL: the scenario ends in B's normal timing of the battle, said with the states' Japanese names."""
     _code, out, _err = _out(["moves", "--lang", "ja", str(FIZZLE)], capsys)
     assert out.splitlines()[0] == f"{FIZZLE}: 現在地 戦闘 / 通常タイミング"
+
+
+PATHS = re.compile(r"[\w/.-]+\.(?:yaml|toml|ipynb)")  # another file of the library, by its name
+
+
+def test_every_library_file_has_a_japanese_title_and_notes_in_own_words() -> None:
+    """`fsm run --lang ja` heads each scenario with its title_ja and notes_ja: Japanese but for
+    names, clause IDs (cited as the English notes cite them), variants and file names, and never
+    a 20-character run of the rules page."""
+    seed = _ja_runs(SEED.read_text("utf-8")) if SEED.is_file() else set()
+    problems: dict[str, object] = {}
+    for path in LIBRARY:
+        result = play(path, lang="ja")
+        head = [result.title, result.notes]
+        english = [w for text in head for w in _left(PATHS.sub(" ", text), _names(result.game))]
+        cited = set(re.findall(r"[A-Z]+(?:-[A-Z0-9]+)+", result.notes)) & set(CLAUSES)
+        copied = sorted(run for text in head for run in _ja_runs(text) & seed)
+        if not (JAPANESE.search(result.title) and JAPANESE.search(result.notes)) or english or not cited or copied:
+            problems[path.name] = {"english": english, "cites": sorted(cited), "copied": copied}
+    assert not problems, problems
+
+
+def test_wrap_wide_breaks_japanese_notes_at_spaces_and_punctuation() -> None:
+    from fsm.narrate import wrap_wide  # new with the Japanese notes: imported here, so the rest runs without it
+
+    text = "岩の巨人 が【行動】岩砕き を宣言する。この時点では何も起きず（ACT-4）、反撃の受付が始まる（ACT-5）。"
+    lines = wrap_wide(text, 40)
+    assert "".join(line.replace(" ", "") for line in lines) == text.replace(" ", "")
+    assert all(display_width(line) <= 40 for line in lines)
+    assert lines[1].startswith("この時点では") or lines[1].startswith("反撃の受付")
