@@ -31,7 +31,6 @@ NAME=VALUE] [--depth N] [--max-states N] [--max-memory SIZE] [--jobs N] [--end] 
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +43,7 @@ from .moves import parse
 from .parallel import explore_parallel
 from .position import game_at
 from .search import Ending, Judge, Report, Search, result_text
+from .timing_text import display_width
 from .variants import BY_NAME, parse_assignment
 
 __all__ = ["Comparison", "Ending", "Report", "compare", "explore", "explore_file", "format_comparison", "format_report"]
@@ -273,13 +273,8 @@ def _word(value: Any) -> str:
     return str(value)
 
 
-def _width(text: str) -> int:
-    """Columns a terminal gives ``text``: a Japanese character takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
 def _pad(text: str, width: int) -> str:
-    return text + " " * max(width - _width(text), 0)
+    return text + " " * max(width - display_width(text), 0)
 
 
 def _moves_text(line: Iterable[str]) -> str:
@@ -344,12 +339,12 @@ def format_report(report: Report, lines: int = 20) -> str:
 def format_comparison(cmp: Comparison) -> str:
     change = cmp._change()
     labels = [_(label) for label, _attr in _METRICS]
-    width = max(map(_width, labels))
+    width = max(map(display_width, labels))
     as_is = _("as is")
     head = _("compare {source} ({position}, {bounds}): as is vs. {change}")
     out = [
         head.format(source=cmp.base.source, position=_position(cmp.base), bounds=_bounds(cmp.base), change=change),
-        f"  {'':<{width}}  {' ' * max(10 - _width(as_is), 0)}{as_is}  {change}",
+        f"  {'':<{width}}  {' ' * max(10 - display_width(as_is), 0)}{as_is}  {change}",
     ]
     for label, (_label, attr) in zip(labels, _METRICS, strict=True):
         out.append(f"  {_pad(label, width)}  {_word(getattr(cmp.base, attr)):>10}  {_word(getattr(cmp.other, attr))}")
