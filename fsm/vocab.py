@@ -64,7 +64,7 @@ class Registry(Generic[F]):
         """The entry of ``key``; a word not registered is refused, listing the words there are."""
         entry = self._entries.get(key) if isinstance(key, str) else None
         if entry is None:
-            message = _("unknown {what} {key!r}; known: {known}")
+            message = _("unknown {what} {key!r}; {what}s: {known}")
             raise BadInput(message.format(what=_(self.what), key=key, known=", ".join(self._entries)), where)
         return entry
 
