@@ -134,7 +134,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
     from fsm.catalogue import CLAUSES
     from fsm.errors import BadInput
-    from fsm.i18n import language
+    from fsm.i18n import either, language
     from fsm.scenario import play
 
     overrides = _overrides(args.variant, "moves")
@@ -161,11 +161,12 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         print(f"  {v.clause} ({CLAUSES[v.clause].title_in(language())}): {v.message}")
         return 1
     t = game.table
-    at = " / ".join(str(s) for s in game.flow.configuration_values)
-    print(_("{file}: at {states}").format(file=args.file, states=at))
+    print(_("{file}: at {states}").format(file=args.file, states=game.flow_name()))
     pending = _("pending #{seq} {source} ({kind}) declared by {player}")
     for item in t.chain:
-        print("  " + pending.format(seq=item.seq, source=item.source, kind=item.kind, player=item.declarer))
+        spec = game.spec_of(item)
+        kind = either(spec.ja, item.kind)  # the kind's key is what a file writes; its Japanese name
+        print("  " + pending.format(seq=item.seq, source=item.source, kind=kind, player=item.declarer))
     print("  " + _("to move: {player}").format(player=game.actor() or _("nobody (the game is over)")))
     lang = language()
     for m in game.legal_moves():
@@ -222,7 +223,10 @@ def _cmd_timings(args: argparse.Namespace) -> int:
         writer.writerows(rows)
         print(out.getvalue(), end="")
     elif args.wide:
-        for cells in [columns, ["---"] * len(columns), *([row[c] for c in columns] for row in rows)]:
+        from fsm.timing_text import cell_text
+
+        head = [_(c) for c in columns]
+        for cells in [head, ["---"] * len(columns), *([cell_text(row[c]) for c in columns] for row in rows)]:
             print("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")  # a bare | splits a cell
     else:
         from fsm.timing_text import narrow_table
@@ -474,11 +478,11 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     for s in SPECS:
         choices = _("choices: {choices}").format(choices=", ".join(map(word, s.choices)))
         print(f"{s.name} = {word(s.default)}  ({s.clause}; {choices})")
-        print(f"    {s.doc}")
+        print(f"    {s.described()}")
     for p in rules.presets.values():
         settings = ", ".join(f"{k}={word(v)}" for k, v in p.settings)
         line = _("preset {name}: {settings}").format(name=p.name, settings=settings)
-        print(line + (f"  — {p.doc}" if p.doc else ""))
+        print(line + (f"  — {p.described()}" if p.doc else ""))
     return 0
 
 

@@ -73,9 +73,12 @@ def use_problem(
         if not any(seat.rules.timings[k].role == "action" for k in timings):
             return (
                 clause,
-                _("[{labels}] has nothing pending to answer here ({point})").format(labels=labels, point=point.name),
+                _("[{labels}] has nothing pending to answer here ({point})").format(labels=labels, point=point.label()),
             )
-        return (clause, _("[{labels}] cannot be used at this point ({point})").format(labels=labels, point=point.name))
+        return (
+            clause,
+            _("[{labels}] cannot be used at this point ({point})").format(labels=labels, point=point.label()),
+        )
     if point.answering and t.priority != m.player:  # a counter, but not this player's to make yet
         return wait_for_priority(seat, m.player)
     # how often (ACT-2, SD-2, MAR-1)

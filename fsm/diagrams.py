@@ -49,6 +49,7 @@ from .catalogue import CLAUSES
 from .chain import CounterChain
 from .diagram_style import SCREEN, Style
 from .errors import BadInput
+from .i18n import _
 from .kinds import WORDS, KindSpec
 from .labels import LANGS, Labeller, Lang, Term, caption, state_term
 from .procedures import EVENTLESS_STEPS, Procedure, procedure_class
@@ -652,7 +653,7 @@ class StyledMermaidRenderer(MermaidRenderer):
         if not roles:
             return text
         lines = [""]
-        for role in sorted({r for r, _ in roles}):
+        for role in sorted({r for r, _kind in roles}):
             colour, fill = SCREEN.role(role)
             dash = ",stroke-dasharray:5 5" if role == "bad" else ""
             lines.append(f"    classDef {role} fill:{fill},stroke:{colour},color:{INK}{dash}")
@@ -750,9 +751,12 @@ def machines(rules: Ruleset | None = None) -> list[Diagram]:
 
 def _check(lang: str, fmt: str) -> None:
     if lang not in LANGS:
-        raise BadInput(f"unknown language {lang!r}; use one of: {', '.join(LANGS)}")
+        raise BadInput(
+            _("unknown language {lang!r}; use one of: {languages}").format(lang=lang, languages=", ".join(LANGS))
+        )
     if fmt not in (*FORMATS, "dot"):
-        raise BadInput(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}, dot")
+        formats = ", ".join((*FORMATS, "dot"))
+        raise BadInput(_("unknown format {format!r}; use one of: {formats}").format(format=fmt, formats=formats))
 
 
 @lru_cache(maxsize=1024)
@@ -928,9 +932,11 @@ def parse_formats(text: str) -> tuple[str, ...]:
     formats = tuple(dict.fromkeys(f.strip() for f in text.split(",") if f.strip()))
     for f in formats:
         if f not in FORMATS:
-            raise BadInput(f"unknown format {f!r}; use a comma-separated list of: {', '.join(FORMATS)}", "--format")
+            message = _("unknown format {format!r}; use a comma-separated list of: {formats}")
+            raise BadInput(message.format(format=f, formats=", ".join(FORMATS)), "--format")
     if not formats:
-        raise BadInput(f"no format given; use a comma-separated list of: {', '.join(FORMATS)}", "--format")
+        message = _("no format given; use a comma-separated list of: {formats}")
+        raise BadInput(message.format(formats=", ".join(FORMATS)), "--format")
     return formats
 
 
@@ -965,7 +971,8 @@ def write_all(
     compound = sorted({s.id for d in diagrams if d.machine for s in _class_states(d.machine.states) if s.states})
     for name in folds or ():
         if name not in compound:
-            raise BadInput(f"{name!r} is not a compound state; use one of: {', '.join(compound)}, or none", "--fold")
+            message = _("{name!r} is not a compound state; use one of: {states}, or none")
+            raise BadInput(message.format(name=name, states=", ".join(compound)), "--fold")
 
     def one(d: Diagram) -> tuple[list[tuple[Path, bytes]], list[str]]:
         files: list[tuple[Path, bytes]] = []
@@ -997,7 +1004,7 @@ def write_all(
         for old in sorted(out.iterdir()):
             if old.suffix.lstrip(".") in FORMATS and old not in written:
                 old.unlink()
-    for files, _ in results:
+    for files, _problems in results:
         for path, data in files:
             path.write_bytes(data)
     entries = [(d, cited) for d, (_, cited) in zip(diagrams, results, strict=True)]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import BadInput
-from .i18n import N_, _
+from .i18n import N_, _, either
 from .model import ChainItem, Effect, Unit
 from .protocol import Board
 from .skills import Pool, symbol
@@ -49,7 +49,7 @@ class Lasting:
 #: The function of an effect word: change the table; False if nothing on it could change.
 EffectFn = Callable[[Board, Effect, Hit], bool]
 
-EFFECTS: Registry[EffectFn] = Registry("effect")
+EFFECTS: Registry[EffectFn] = Registry(N_("effect"))
 
 
 def effect(
@@ -210,9 +210,14 @@ def resolve(board: Board, eff: Effect, item: ChainItem, clause: str) -> None:
         entry.function(board, eff, hit)
         return
     if hit.unit is None:
-        board.note(_("{op}: no unit to affect").format(op=eff.op), clause)
+        board.note(_("{op}: no unit to affect").format(op=either(entry.ja, eff.op)), clause)
     elif entry.data["needs_battle"] or not entry.function(board, eff, hit):
-        board.note(_("{op}: no change on the table").format(op=eff.op), clause)
+        board.note(_("{op}: no change on the table").format(op=either(entry.ja, eff.op)), clause)
+
+
+def text(eff: Effect) -> str:
+    """The effect as a line shows it: the word as written (``strip 土``), or its Japanese label."""
+    return either(f"{EFFECTS[eff.op].ja} {eff.arg}".strip(), str(eff))
 
 
 def parse(text: str, where: str) -> Effect:

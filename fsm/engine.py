@@ -26,8 +26,9 @@ from .battle import STARTS, GameFlow
 from .board import OnTable
 from .candidates import candidates
 from .chain import CounterChain
+from .effects import text as effect_text
 from .errors import BadInput, RuleViolation
-from .i18n import _, language, using
+from .i18n import N_, _, language, using
 from .kinds import KindSpec
 from .legality import Legality
 from .model import Ability, Card, ChainItem, Effect, Table, Unit
@@ -170,14 +171,14 @@ class Game:
         t = self.table
         if t.chain and t.priority is not None:
             top = t.chain[-1]
-            return Point("answering", answering=self.spec_of(top).category, during=top.during)
+            return Point(N_("answering"), answering=self.spec_of(top).category, during=top.during)
         own = player is None or player == self.actor()
         if self.flow.at("main_phase") and t.main_reply and own:
-            return Point("opponent's main phase", action="opponent_main")
+            return Point(N_("opponent's main phase"), action="opponent_main")
         if self.flow.at("main_phase"):
-            return Point("own main phase", action="own_main") if own else Point("opponent's main phase")
+            return Point(N_("own main phase"), action="own_main") if own else Point(N_("opponent's main phase"))
         if self.flow.at("normal_timing"):
-            return Point("own normal timing", action="own_normal") if own else Point("opponent's normal timing")
+            return Point(N_("own normal timing"), action="own_normal") if own else Point(N_("opponent's normal timing"))
         return Point(self.flow_name())
 
     STARTS = STARTS  # where a table may start (fsm.battle.STARTS)
@@ -202,7 +203,7 @@ class Game:
             for ab in u.abilities:
                 partnered = ab.sync is None or self.partner(u, ab.sync) is not None
                 if u.on_field and ab.effect and self.board.is_continuous(ab) and partnered:
-                    effects = ", ".join(map(str, ab.effect))
+                    effects = _(", ").join(map(effect_text, ab.effect))
                     line = _("{ability} of {unit} is always in effect ({effects})")
                     self.note(line.format(ability=ab.name, unit=u.name, effects=effects), "AUTO-4")
         for state_id in self.STARTS[at]:  # what entering each state does, as if the flow had gone there

@@ -38,9 +38,12 @@ from typing import Any
 
 from .engine import Game
 from .errors import BadInput
+from .i18n import N_, _, language
+from .moves import parse
 from .parallel import explore_parallel
 from .position import game_at
-from .search import Ending, Judge, Report, Search
+from .search import Ending, Judge, Report, Search, result_text
+from .timing_text import display_width
 from .variants import BY_NAME, parse_assignment
 
 __all__ = ["Comparison", "Ending", "Report", "compare", "explore", "explore_file", "format_comparison", "format_report"]
@@ -75,9 +78,10 @@ def explore(
     tree search; only useful to measure what deduplication saves).
     """
     if depth is not None and depth < 0:
-        raise BadInput(f"depth must be 0 or more, not {depth}")
+        raise BadInput(_("depth must be 0 or more, not {depth}").format(depth=depth))
     if max_states is not None and max_states < 1:
-        raise BadInput(f"the budget (--max-states) must be 1 or more tables, not {max_states}")
+        message = _("the budget (--max-states) must be 1 or more tables, not {count}")
+        raise BadInput(message.format(count=max_states))
     began = time.perf_counter()
     saved = game.snapshot()
     root = game.table.copy()
@@ -109,7 +113,7 @@ def explore_file(
     """
     if jobs != 1:
         if depth is not None or not dedup:
-            raise BadInput("--jobs splits lines that are played to their end, each table once: leave out --depth")
+            raise BadInput(_("--jobs splits lines that are played to their end, each table once: leave out --depth"))
         return explore_parallel(
             path, jobs, position=position, variants=variants, max_states=max_states, max_memory=max_memory
         )
@@ -162,11 +166,11 @@ class Comparison:
         for label, attr in _METRICS:
             a, b = getattr(self.base, attr), getattr(self.other, attr)
             if a != b:
-                out.append(f"{label}: {_word(a)} → {_word(b)}")
+                out.append(f"{_(label)}: {_word(a)} → {_word(b)}")
         return out
 
     def outcome_changes(self) -> list[str]:
-        """What can happen under one setting and not under the other, in plain English.
+        """What can happen under one setting and not under the other, in the chosen language.
 
         Only what the side lacking it could not reach with every line played to its end.
         """
@@ -174,13 +178,21 @@ class Comparison:
         out = []
         a_set, b_set = self.base.outcome_set(), self.other.outcome_set()
         if self.base.complete:
-            out += [f"only with {change}: {r}" for r in sorted(b_set - a_set)]
+            out += [
+                _("only with {change}: {result}").format(change=change, result=result_text(r))
+                for r in sorted(b_set - a_set)
+            ]
         if self.other.complete:
-            out += [f"only without {change}: {r}" for r in sorted(a_set - b_set)]
+            out += [
+                _("only without {change}: {result}").format(change=change, result=result_text(r))
+                for r in sorted(a_set - b_set)
+            ]
         if self.base.complete:
-            out += [f"ending only with {change}: {e.describe()}" for e in self.only_other]
+            said = _("ending only with {change}: {ending}")
+            out += [said.format(change=change, ending=e.describe()) for e in self.only_other]
         if self.other.complete:
-            out += [f"ending only without {change}: {e.describe()}" for e in self.only_base]
+            said = _("ending only without {change}: {ending}")
+            out += [said.format(change=change, ending=e.describe()) for e in self.only_base]
         return out
 
     def unsettled(self) -> list[str]:
@@ -188,18 +200,20 @@ class Comparison:
         change = self._change()
         out = []
         if not self.base.complete:
-            out += [f"seen only with {change}: {e.describe()}" for e in self.only_other]
+            said = _("seen only with {change}: {ending}")
+            out += [said.format(change=change, ending=e.describe()) for e in self.only_other]
         if not self.other.complete:
-            out += [f"seen only without {change}: {e.describe()}" for e in self.only_base]
+            said = _("seen only without {change}: {ending}")
+            out += [said.format(change=change, ending=e.describe()) for e in self.only_base]
         return out
 
     def cuts(self) -> list[str]:
         """What the depth bound or the budget cut, per side (empty when both are complete)."""
         out = []
-        for label, r in (("as is", self.base), (self._change(), self.other)):
+        for label, r in ((_("as is"), self.base), (self._change(), self.other)):
             if not r.complete:
                 out.append(f"{label}: {r.cut_reason()}")
-                out += [f"    e.g. {' · '.join(line) or '(the start)'}" for line in r.cut_lines]
+                out += ["    " + _example(line) for line in r.cut_lines]
         return out
 
     def differences(self) -> list[str]:
@@ -219,14 +233,14 @@ class Comparison:
 
 
 _METRICS = (
-    ("states visited", "states"),
-    ("moves played", "moves"),
-    ("end tables", "ended"),
-    ("distinct endings", "distinct"),
-    ("dead ends", "dead_end_count"),
-    ("engine errors", "error_count"),
-    ("lines cut", "cut"),
-    ("longest chain", "longest_chain"),
+    (N_("states visited"), "states"),
+    (N_("moves played"), "moves"),
+    (N_("end tables"), "ended"),
+    (N_("distinct endings"), "distinct"),
+    (N_("dead ends"), "dead_end_count"),
+    (N_("engine errors"), "error_count"),
+    (N_("lines cut"), "cut"),
+    (N_("longest chain"), "longest_chain"),
 )
 
 
@@ -259,76 +273,123 @@ def _word(value: Any) -> str:
     return str(value)
 
 
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(width - display_width(text), 0)
+
+
+def _moves_text(line: Iterable[str]) -> str:
+    """A line of moves as the move reader writes them in the chosen language."""
+    return " · ".join(map(_move_text, line)) or _("(the start)")
+
+
+def _move_text(move: str) -> str:
+    try:
+        return parse(move).text(language())
+    except BadInput:  # not a move the reader knows: shown as it was recorded
+        return move
+
+
+def _example(line: Iterable[str]) -> str:
+    return _("e.g. {line}").format(line=_moves_text(line))
+
+
+def _row(label: str, number: str, extra: str = "", sep: str = "   ") -> str:
+    """One line of the summary: the label, the number under the others, what it means."""
+    return f"  {_pad(label, 17)}{number}" + (sep + extra if extra else "")
+
+
 def format_report(report: Report, lines: int = 20) -> str:
     """A summary a person can read: the numbers, then one row per distinct ending."""
-    variants = ", ".join(f"{k}={_word(v)}" for k, v in report.variants.items()) or "defaults"
+    variants = ", ".join(f"{k}={_word(v)}" for k, v in report.variants.items()) or _("defaults")
+    head = _("explore {source} ({position}, {bounds}, variants: {variants})")
+    longest = _example(report.longest_chain_line) if report.longest_chain_line else ""
     out = [
-        f"explore {report.source} ({report.position}, {_bounds(report)}, variants: {variants})",
-        f"  states visited   {report.states:>8,}   (moves played {report.moves:,}, revisits {report.revisits:,})",
-        f"  end tables       {report.ended:>8,}   ({len(report.endings)} distinct endings)",
-        f"  dead ends        {len(report.dead_ends):>8,}",
-        f"  lines cut        {report.cut:>8,}   ({report.cut_reason()}{_HINT[report.cut_by]})",
-        f"  longest chain    {report.longest_chain:>8,}"
-        + (f"   e.g. {' · '.join(report.longest_chain_line)}" if report.longest_chain_line else ""),
-        f"  time             {report.seconds:>8.3f} s ({report.rate:,.0f} states/s)",
+        head.format(source=report.source, position=_position(report), bounds=_bounds(report), variants=variants),
+        _row(
+            _("states visited"),
+            f"{report.states:>8,}",
+            _("(moves played {moves:,}, revisits {revisits:,})").format(moves=report.moves, revisits=report.revisits),
+        ),
+        _row(_("end tables"), f"{report.ended:>8,}", _("({count} distinct endings)").format(count=len(report.endings))),
+        _row(_("dead ends"), f"{len(report.dead_ends):>8,}"),
+        _row(_("lines cut"), f"{report.cut:>8,}", _("({reason})").format(reason=report.cut_reason() + _hint(report))),
+        _row(_("longest chain"), f"{report.longest_chain:>8,}", longest),
+        _row(_("time"), f"{report.seconds:>8.3f}", _("s ({rate:,.0f} states/s)").format(rate=report.rate), sep=" "),
     ]
     if report.errors:
-        out.append(f"  ENGINE ERRORS    {len(report.errors):>8,}")
+        out.append(_row(_("ENGINE ERRORS"), f"{len(report.errors):>8,}"))
         for err, line in report.errors[:5]:
-            out.append(f"    {err}  after: {' · '.join(line)}")
+            out.append("    " + _("{error}  after: {line}").format(error=err, line=_moves_text(line)))
     for where, line in report.dead_ends[:5]:
-        out.append(f"    dead end at {where} after: {' · '.join(line) or '(the start)'}")
+        out.append("    " + _("dead end at {where} after: {line}").format(where=where, line=_moves_text(line)))
     if report.endings:
         out.append("")
-        out.append(f"endings ({len(report.endings)}), most end tables first:")
+        out.append(_("endings ({count}), most end tables first:").format(count=len(report.endings)))
         for n, e in enumerate(report.ranked()[:lines], 1):
-            out.append(f"  {n:>2}. [{e.tables} table{'s' if e.tables != 1 else ''}] {e.describe()}")
-            out.append(f"      e.g. {' · '.join(e.line) or '(the start)'}")
+            tables = _("[1 table]") if e.tables == 1 else _("[{count} tables]").format(count=e.tables)
+            out.append(f"  {n:>2}. {tables} {e.describe()}")
+            out.append("      " + _example(e.line))
         if len(report.endings) > lines:
-            out.append(f"  ... and {len(report.endings) - lines} more (--json lists them all)")
+            out.append(
+                "  " + _("... and {count} more (--json lists them all)").format(count=len(report.endings) - lines)
+            )
     return "\n".join(out)
 
 
 def format_comparison(cmp: Comparison) -> str:
     change = cmp._change()
-    width = max(len(label) for label, _ in _METRICS)
+    labels = [_(label) for label, _attr in _METRICS]
+    width = max(map(display_width, labels))
+    as_is = _("as is")
+    head = _("compare {source} ({position}, {bounds}): as is vs. {change}")
     out = [
-        f"compare {cmp.base.source} ({cmp.base.position}, {_bounds(cmp.base)}): as is vs. {change}",
-        f"  {'':<{width}}  {'as is':>10}  {change}",
+        head.format(source=cmp.base.source, position=_position(cmp.base), bounds=_bounds(cmp.base), change=change),
+        f"  {'':<{width}}  {' ' * max(10 - display_width(as_is), 0)}{as_is}  {change}",
     ]
-    for label, attr in _METRICS:
-        out.append(f"  {label:<{width}}  {_word(getattr(cmp.base, attr)):>10}  {_word(getattr(cmp.other, attr))}")
+    for label, (_label, attr) in zip(labels, _METRICS, strict=True):
+        out.append(f"  {_pad(label, width)}  {_word(getattr(cmp.base, attr)):>10}  {_word(getattr(cmp.other, attr))}")
     changes = cmp.outcome_changes()
     out.append("")
     if changes:
-        out.append("what can happen differently (between complete lines):")
+        out.append(_("what can happen differently (between complete lines):"))
         out += [f"  - {c}" for c in changes]
     elif cmp.metric_changes():
-        out.append("the same endings are reachable; only the number of ways there differs.")
+        out.append(_("the same endings are reachable; only the number of ways there differs."))
     elif cmp.complete:
-        out.append("no difference.")
+        out.append(_("no difference."))
     else:
-        out.append("no difference between complete lines.")
+        out.append(_("no difference between complete lines."))
     if cmp.cuts():
         out.append("")
-        out.append("cut (not compared: an ending missing on a cut side may lie beyond the cut):")
+        out.append(_("cut (not compared: an ending missing on a cut side may lie beyond the cut):"))
         out += [f"  {c}" for c in cmp.cuts()]
         unsettled = cmp.unsettled()
         if unsettled:
-            out.append(f"seen on one side only, the other side cut ({len(unsettled)}; raise --depth or --max-states):")
+            said = _("seen on one side only, the other side cut ({count}; raise --depth or --max-states):")
+            out.append(said.format(count=len(unsettled)))
             out += [f"  - {u}" for u in unsettled[:10]]
             if len(unsettled) > 10:
-                out.append(f"  ... and {len(unsettled) - 10} more (--json lists them all)")
+                out.append("  " + _("... and {count} more (--json lists them all)").format(count=len(unsettled) - 10))
     return "\n".join(out)
 
 
-_HINT = {None: "", "budget": "; raise --max-states", "memory": "; raise --max-memory", "depth": "; raise --depth"}
+_HINT = {"budget": N_("; raise --max-states"), "memory": N_("; raise --max-memory"), "depth": N_("; raise --depth")}
+#: Where an exploration starts, as the report's first line says it.
+_POSITIONS = {"start": N_("start"), "end": N_("end"), "table": N_("table")}
+
+
+def _hint(report: Report) -> str:
+    return _(_HINT[report.cut_by]) if report.cut_by else ""
+
+
+def _position(report: Report) -> str:
+    return _(_POSITIONS[report.position]) if report.position in _POSITIONS else report.position
 
 
 def _bounds(report: Report) -> str:
-    depth = "no depth bound" if report.depth is None else f"depth {report.depth}"
-    budget = "no budget" if report.budget is None else f"budget {report.budget:,} tables"
-    return f"{depth}, {budget}"
+    depth = _("no depth bound") if report.depth is None else _("depth {depth}").format(depth=report.depth)
+    budget = _("no budget") if report.budget is None else _("budget {budget:,} tables").format(budget=report.budget)
+    return _("{depth}, {budget}").format(depth=depth, budget=budget)
 
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
@@ -341,9 +402,9 @@ def parse_memory(text: str) -> int:
     try:
         value = float(number) * _UNITS[unit]
     except ValueError:
-        raise BadInput(f"--max-memory takes a size such as 500M or 2G, not {text!r}") from None
+        raise BadInput(_("--max-memory takes a size such as 500M or 2G, not {value!r}").format(value=text)) from None
     if value <= 0:
-        raise BadInput(f"--max-memory must be more than 0, not {text!r}")
+        raise BadInput(_("--max-memory must be more than 0, not {value!r}").format(value=text))
     return int(value)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import BadInput
-from .i18n import _
+from .i18n import _, either
 from .model import Unit
 from .price_parts import Part
 from .prices import PRICES as PRICE_WORDS
@@ -179,7 +179,8 @@ class KindSpec:
 def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: str) -> str:
     value = data.get(key)
     if value not in allowed:
-        raise BadInput(f"{key} = {value!r} is not one of: {', '.join(allowed)}", f"{where}.{key}")
+        message = _("{key} = {value!r} is not one of: {allowed}")
+        raise BadInput(message.format(key=key, value=value, allowed=", ".join(allowed)), f"{where}.{key}")
     return str(value)
 
 
@@ -213,60 +214,69 @@ def kind_to_data(spec: KindSpec) -> dict[str, Any]:
 def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
     """Validate one ``[kind.NAME]`` table; errors name the file and the key."""
     if key.startswith("sync_") or not key.replace("_", "").isalnum():
-        raise BadInput("a kind's name is letters, digits and _, and may not start with sync_ (SYNC-2)", where)
+        raise BadInput(_("a kind's name is letters, digits and _, and may not start with sync_ (SYNC-2)"), where)
     known = {
         "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
         "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
         "move", "targets_by_variant", "cost",
     }  # fmt: skip
     for extra in sorted(set(data) - known):
-        raise BadInput(f"unknown setting {extra!r}; known: {', '.join(sorted(known))}", f"{where}.{extra}")
+        message = _("unknown setting {setting!r}; known: {known}")
+        raise BadInput(message.format(setting=extra, known=", ".join(sorted(known))), f"{where}.{extra}")
     for text_key in ("ja", "en"):
         if not isinstance(data.get(text_key), str) or not data[text_key]:
-            raise BadInput(f"{text_key} must be a non-empty string (the kind's name)", f"{where}.{text_key}")
+            message = _("{key} must be a non-empty string (the kind's name)")
+            raise BadInput(message.format(key=text_key), f"{where}.{text_key}")
     for flag in ("counter_window", "counterable", "acts_in_normal_timing"):
         if flag in data and not isinstance(data[flag], bool):
-            raise BadInput(f"{flag} must be true or false", f"{where}.{flag}")
+            raise BadInput(_("{key} must be true or false").format(key=flag), f"{where}.{flag}")
     if "counter_window" not in data:
-        raise BadInput("counter_window must be given (true or false)", f"{where}.counter_window")
+        raise BadInput(_("counter_window must be given (true or false)"), f"{where}.counter_window")
     fizzle = data.get("fizzle_if", [])
     if not isinstance(fizzle, list):
-        raise BadInput("fizzle_if must be a list", f"{where}.fizzle_if")
+        raise BadInput(_("fizzle_if must be a list"), f"{where}.fizzle_if")
     for reason in fizzle:
         if reason not in FIZZLE_REASONS:
             raise BadInput(
-                f"{reason!r} is not a recheck condition; use: {', '.join(FIZZLE_REASONS)}",
+                _("{reason!r} is not a recheck condition; use: {reasons}").format(
+                    reason=reason, reasons=", ".join(FIZZLE_REASONS)
+                ),
                 f"{where}.fizzle_if",
             )
     spoilt = self_fizzling(str(data.get("price")), str(data.get("price_paid")), fizzle)
     if spoilt:
         raise BadInput(
-            f"the price ({PRICE_WORDS[data['price']].en}) is paid at declaration, so a recheck for {spoilt!r} "
-            f"would always fizzle it; drop {spoilt!r} from fizzle_if or pay the price at resolve",
+            _(
+                "the price ({price}) is paid at declaration, so a recheck for {reason!r} would always fizzle it; "
+                "drop {reason!r} from fizzle_if or pay the price at resolve"
+            ).format(price=either(*PRICE_WORDS[data["price"]].labels), reason=spoilt),
             f"{where}.fizzle_if",
         )
     nobody_declares = data.get("usable") in ("battle_start", "continuous") or data.get("category") == "speed_roll"
     if (data.get("frequency") == "automatic") != nobody_declares:
         raise BadInput(
-            "frequency = automatic goes with what nobody declares: usable = battle_start or continuous "
-            "(AUTO-1) or the speed roll (FLOW-SPD); a kind a player declares needs another frequency",
+            _(
+                "frequency = automatic goes with what nobody declares: usable = battle_start or continuous "
+                "(AUTO-1) or the speed roll (FLOW-SPD); a kind a player declares needs another frequency"
+            ),
             f"{where}.frequency",
         )
     misfit = unfit(data["price"], data["category"]) if _fits(data) else ""
     if misfit:
-        raise BadInput(f"{misfit}; choose another price or category", f"{where}.price")
+        raise BadInput(_("{misfit}; choose another price or category").format(misfit=misfit), f"{where}.price")
     clauses = data.get("clauses", {})
     if not isinstance(clauses, Mapping):
-        raise BadInput("clauses must be a table of step = clause ID", f"{where}.clauses")
+        raise BadInput(_("clauses must be a table of step = clause ID"), f"{where}.clauses")
     for slot in clauses:
         if slot not in CLAUSE_SLOTS:
-            raise BadInput(f"unknown step {slot!r}; use: {', '.join(CLAUSE_SLOTS)}", f"{where}.clauses")
+            message = _("unknown step {step!r}; use: {steps}")
+            raise BadInput(message.format(step=slot, steps=", ".join(CLAUSE_SLOTS)), f"{where}.clauses")
     if "move" in data:
         _choice(data, "move", MOVES, where)
     limiter = data.get("targets_by_variant", "")
     if limiter and (limiter not in VARIANT_SPECS or "battle_only" not in VARIANT_SPECS[limiter].choices):
         raise BadInput(
-            f"{limiter!r} is not a rule variant with a battle_only setting (fsm/variants.py)",
+            _("{variant!r} is not a rule variant with a battle_only setting (fsm/variants.py)").format(variant=limiter),
             f"{where}.targets_by_variant",
         )
     return KindSpec(

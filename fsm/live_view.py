@@ -24,7 +24,7 @@ from statemachine import StateChart
 from .chain import CounterChain
 from .diagrams import ACTIVE_FILL, INK, MUTED, PAPER, WINDOW, WINDOW_FILL, Taken, compose, dot_source, run_dot
 from .errors import BadInput
-from .i18n import N_
+from .i18n import N_, _
 from .kinds import KindSpec
 from .labels import LANGS, Lang, Term
 from .model import ChainItem, Table
@@ -184,7 +184,9 @@ def live_svg(game: Game, lang: Lang = "both") -> str:
     box); while the chain is open, above it the chain as a stack (top first) beside the top
     link's procedure, and the counter-chain machine.  Drawn in at most one ``dot`` run."""
     if lang not in LANGS:
-        raise BadInput(f"unknown language {lang!r}; use one of: {', '.join(LANGS)}")
+        raise BadInput(
+            _("unknown language {lang!r}; use one of: {languages}").format(lang=lang, languages=", ".join(LANGS))
+        )
     trace = now(game)
     v = views(game, trace, lang)
     if PROCEDURE not in v:

@@ -13,16 +13,18 @@ The JSON form is one object per log line (``"type": "step"``), one per refused-m
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 from .errors import BadInput
-from .i18n import _
+from .i18n import _, language
 from .moves import parse
 from .narration import LogEntry
 from .scenario import Failure, Result
+from .timing_text import display_width
 from .variants import value_word
 
 CLAUSE_WIDTH = 13
@@ -71,10 +73,12 @@ def _as_logged(move: str) -> str:
 def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
     """The run as text lines: a header, each move and its log, then PASS or FAIL with reasons."""
     yield f"{result.path} — {result.title}"
-    yield f"  rule variants: {variants_in_force(result)}"
+    yield "  " + _("rule variants: {variants}").format(variants=variants_in_force(result))
     if verbose:
         if result.notes:
-            yield from textwrap.wrap(" ".join(result.notes.split()), 100, initial_indent="  ", subsequent_indent="  ")
+            notes = " ".join(result.notes.split())
+            lines = wrap_wide(notes, 98) if language() == "ja" else textwrap.wrap(notes, 98)
+            yield from ("  " + line for line in lines)
         n = 0
         for move, entries in result.steps:
             if move.startswith("refused "):
@@ -96,11 +100,30 @@ def narrate(result: Result, verbose: bool = True) -> Iterator[str]:
     yield from verdict(result)
 
 
+#: Where a Japanese line may break: at a space (names stand between spaces) or after 。、）」.
+_PIECE = re.compile(r"\s+|[^\s。、）」]+[。、）」]*|[。、）」]+")
+
+
+def wrap_wide(text: str, width: int) -> list[str]:
+    """Lines of at most ``width`` columns (a wide character counts two) for Japanese text, which
+    has no spaces between its words: it breaks at a space or after a comma, a full stop or a bracket."""
+    lines, line = [], ""
+    for piece in _PIECE.findall(text):
+        if line.strip() and display_width(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
 def variants_in_force(result: Result) -> str:
     """The variants that differ from the defaults, or "all defaults" (`fsm variants` lists them)."""
     changed = result.game.variants.changed()
     words = ", ".join(f"{k}={value_word(v)}" for k, v in changed.items())
-    return f"{words} (the rest at their defaults)" if words else "all at their defaults (see `fsm variants`)"
+    if words:
+        return _("{settings} (the rest at their defaults)").format(settings=words)
+    return _("all at their defaults (see `fsm variants`)")
 
 
 def verdict(result: Result) -> Iterator[str]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import BadInput
+from .i18n import _
 from .position import game_at
 from .search import CUT_EXAMPLES, Ending, Judge, Line, Report, Search, Visit, _moves
 
@@ -95,7 +96,7 @@ def explore_parallel(
     tasks elsewhere (see :class:`Submitter`); by default a local process pool.
     """
     if jobs < 1:
-        raise BadInput(f"--jobs must be 1 or more, not {jobs}")
+        raise BadInput(_("--jobs must be 1 or more, not {jobs}").format(jobs=jobs))
     began = time.perf_counter()
     game = game_at(path, position, variants or {})
     root = game.table.copy()
@@ -104,7 +105,7 @@ def explore_parallel(
     split = Search(game, judge, Report(str(path), position, None, {}), root, record=True, stable=True)
     split.visited(root, None)
     frontier: list[tuple[Any, Line]] = [] if judge.ended(root) else [(root, None)]
-    for _ in range(MAX_SPLIT_MOVES):
+    for _round in range(MAX_SPLIT_MOVES):
         if not frontier or len(frontier) >= SPLIT_PER_JOB * jobs:
             break
         frontier = [child for table, line in frontier for child in split.children(table, line)]

@@ -127,9 +127,12 @@ def shortfall(board: Board, parts: tuple[Part, ...], payer: Unit, ability: str, 
     )
 
 
+SHOWN = 8  # a refusal lists this many choices and counts the rest (legal_moves lists them all)
+
+
 def named(option: tuple[str, ...]) -> str:
-    """A choice as a move writes it after ``paying``."""
-    return " and ".join(option)
+    """A choice as the move writes it: ``paying 炎の書 and 岩の巨人`` / ``炎の書、岩の巨人 を代償に``."""
+    return either(f"{'、'.join(option)} を代償に", "paying " + " and ".join(option))
 
 
 def choose(
@@ -146,7 +149,9 @@ def choose(
     if not names:
         if len(opts) == 1:
             return opts[0], None
-        listed = "; ".join(f"'paying {named(o)}'" for o in opts[:8])
+        listed = "; ".join(f"'{named(o)}'" for o in opts[:SHOWN])
+        if len(opts) > SHOWN:
+            listed += _(" and {n} more (fsm moves lists them all)").format(n=len(opts) - SHOWN)
         message = _("{ability}'s 代償 ({parts}) can be paid in several ways: name one, {options}")
         return (), (clause, message.format(ability=ability, parts=_parts_text(parts), options=listed))
     if len(set(names)) != len(names):

@@ -8,6 +8,7 @@ from typing import Any
 
 from .engine import Game
 from .errors import BadInput
+from .i18n import _
 from .variants import BY_NAME, Variants
 
 
@@ -16,8 +17,8 @@ def game_at(path: str | Path, position: str, settings: Mapping[str, Any]) -> Gam
     from .scenario import load, play
 
     if position not in ("start", "end"):
-        raise BadInput(f"position must be start or end, not {position!r}")
-    game, _ = load(path)
+        raise BadInput(_("position must be start or end, not {position!r}").format(position=position))
+    game, _data = load(path)
     overrides = expand_settings(game, settings)
     if position == "start":
         return load(path, overrides=overrides)[0] if overrides else game
@@ -31,8 +32,9 @@ def expand_settings(game: Game, settings: Mapping[str, Any]) -> dict[str, Any]:
         if name in game.rules.presets and value is True:
             out.update(game.rules.presets[name].settings)
         elif name not in BY_NAME:
-            presets = ", ".join(game.rules.presets) or "none in this scenario's rules"
-            raise BadInput(f"{name!r} is neither a rule variant (see `fsm variants`) nor a preset ({presets})")
+            presets = ", ".join(game.rules.presets) or _("none in this scenario's rules")
+            message = _("{name!r} is neither a rule variant (see `fsm variants`) nor a preset ({presets})")
+            raise BadInput(message.format(name=name, presets=presets))
         else:
             out[name] = value
     Variants(out)  # unknown names and values are refused with the variant's own message

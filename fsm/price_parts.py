@@ -106,42 +106,42 @@ class Part:
 def part_kind_from_data(key: str, data: Mapping[str, Any], where: str) -> PartKind:
     """Validate one ``[part.NAME]`` table; every error names the file, the key and the allowed words."""
     if not key.replace("_", "").isalnum():
-        raise BadInput("a part's name is letters, digits and _", where)
+        raise BadInput(_("a part's name is letters, digits and _"), where)
     for extra in sorted(set(data) - set(KEYS)):
-        raise BadInput(f"unknown setting {extra!r}; known: {', '.join(KEYS)}", f"{where}.{extra}")
+        message = _("unknown setting {setting!r}; known: {known}")
+        raise BadInput(message.format(setting=extra, known=", ".join(KEYS)), f"{where}.{extra}")
     for text_key in ("ja", "en"):
         value = data.get(text_key)
         if not isinstance(value, str) or not value or any(c in value for c in " +()（）0123456789×"):
-            raise BadInput(
-                f"{text_key} must be one word without spaces, digits, + or brackets (how a cost writes the part)",
-                f"{where}.{text_key}",
-            )
+            message = _("{key} must be one word without spaces, digits, + or brackets (how a cost writes the part)")
+            raise BadInput(message.format(key=text_key), f"{where}.{text_key}")
         if value in SYMBOLS:
-            raise BadInput(
-                f"{value!r} is a skill symbol (SYM-1); a part needs a word of its own", f"{where}.{text_key}"
-            )
+            message = _("{value!r} is a skill symbol (SYM-1); a part needs a word of its own")
+            raise BadInput(message.format(value=value), f"{where}.{text_key}")
 
     def choice(name: str, allowed: tuple[str, ...], default: str | None = None) -> str:
         value = data.get(name, default)
         if value not in allowed:
-            raise BadInput(f"{name} = {value!r} is not one of: {', '.join(allowed)}", f"{where}.{name}")
+            message = _("{key} = {value!r} is not one of: {allowed}")
+            raise BadInput(message.format(key=name, value=value, allowed=", ".join(allowed)), f"{where}.{name}")
         return str(value)
 
     take = choice("take", TAKES)
     source = choice("from", FROM[take])
     to = choice("to", TO)
     if to == "acted" and (take, source) != ("unit", "field"):
-        raise BadInput("to = 'acted' makes a unit on the field 行動完了; use take = 'unit', from = 'field'", where)
+        raise BadInput(_("to = 'acted' makes a unit on the field 行動完了; use take = 'unit', from = 'field'"), where)
     if to == source:
-        raise BadInput(f"to = {to!r} is where the part is taken from, so paying it would move nothing", where)
+        message = _("to = {to!r} is where the part is taken from, so paying it would move nothing")
+        raise BadInput(message.format(to=to), where)
     which = choice("which", WHICH, "other") if take == "unit" else "any"
     if "which" in data and take != "unit":
-        raise BadInput("which says which unit; only a part that takes a unit has one", f"{where}.which")
+        raise BadInput(_("which says which unit; only a part that takes a unit has one"), f"{where}.which")
     count = _count(data.get("count", 1), f"{where}.count")
     name, ctype = _filters(data.get("name", ""), data.get("type", ""), take, where)
     clause = data.get("clause", "COST-3")
     if not isinstance(clause, str):
-        raise BadInput("clause must be a clause ID", f"{where}.clause")
+        raise BadInput(_("clause must be a clause ID"), f"{where}.clause")
     return PartKind(key, data["ja"], data["en"], take, source, to, which, count, name, ctype, clause)
 
 

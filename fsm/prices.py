@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from . import paying
-from .i18n import _, either
+from .i18n import N_, _, either
 from .model import Ability, ChainItem, Unit
 from .protocol import Board, Spec
 from .skills import Pool, can_pay, fmt, payment
@@ -37,7 +37,7 @@ ReleaseFn = Callable[[Board, ChainItem, Spec, Unit | None], None]
 PayableFn = Callable[[Board, Spec, Unit, Ability | None], Problem | None]
 HoldFn = Callable[[Board, ChainItem], None]
 
-PRICES: Registry[PayFn] = Registry("price")
+PRICES: Registry[PayFn] = Registry(N_("price"))
 
 
 def _nothing_released(board: Board, item: ChainItem, spec: Spec, unit: Unit | None) -> None:
@@ -149,7 +149,7 @@ def _cost_payable(board: Board, spec: Spec, u: Unit, ab: Ability | None) -> Prob
     release=_refund,
     payable=_cost_payable,
     categories=("ability",),
-    needs="a 代償 is the skills listed as an ability's `cost` (COST-3), and only an ability has one",
+    needs=N_("a 代償 is the skills listed as an ability's `cost` (COST-3), and only an ability has one"),
 )
 def _pay_cost(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     ab = board.ability_of(item)
@@ -211,7 +211,7 @@ def _hold_condition(board: Board, item: ChainItem) -> None:
     release=_let_go,
     hold=_hold_condition,
     categories=("skill", "equip"),
-    needs="the condition is a card's (SC-4), and only a skill card or an equip is a card",
+    needs=N_("the condition is a card's (SC-4), and only a skill card or an equip is a card"),
 )
 def _consume_condition(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     card = board.table.cards[item.source]
@@ -278,7 +278,7 @@ def unfit(key: str, category: str) -> str:
     if allowed is None or category in allowed:
         return ""
     return _("price {key!r} needs category {allowed}: {needs}").format(
-        key=key, allowed=" or ".join(allowed), needs=entry.data["needs"]
+        key=key, allowed=" or ".join(allowed), needs=_(entry.data["needs"])
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import effects
-from .i18n import _
+from .i18n import N_, _
 from .model import ChainItem
 from .protocol import Board, Spec
 from .vocab import Registry
@@ -20,7 +20,7 @@ from .vocab import Registry
 #: What resolving an item of a category does.
 ResolveFn = Callable[[Board, ChainItem, Spec], None]
 
-CATEGORIES: Registry[ResolveFn] = Registry("category")
+CATEGORIES: Registry[ResolveFn] = Registry(N_("category"))
 
 
 def _effects_happen(board: Board, item: ChainItem, spec: Spec) -> None:

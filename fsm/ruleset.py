@@ -28,6 +28,7 @@ import yaml
 
 from .catalogue import CLAUSES
 from .errors import BadInput
+from .i18n import _, either
 from .kinds import KindSpec, kind_from_data, kind_to_data
 from .paying import self_spoiling
 from .price_parts import PartKind, part_kind_from_data, read_cost
@@ -40,6 +41,10 @@ class Preset:
     name: str
     doc: str
     settings: tuple[tuple[str, Any], ...]
+    doc_ja: str = ""  # the file's `doc_ja`; the English doc stands in when it has none
+
+    def described(self) -> str:
+        return either(self.doc_ja or self.doc, self.doc)
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,11 @@ class Ruleset:
         """The kind a move declares (``move = "attack"`` in kinds.toml): the engine names no kind."""
         spec = next((k for k in self.kinds.values() if k.move == move), None)
         if spec is None:
-            raise BadInput(f"no kind declares move = {move!r}; give one kind `move = {move!r}` (docs/designer.md)")
+            raise BadInput(
+                _("no kind declares move = {move!r}; give one kind `move = {move!r}` (docs/designer.md)").format(
+                    move=move
+                )
+            )
         return spec
 
     def variants(self, names: Iterable[str] = (), **settings: Any) -> Variants:
@@ -67,7 +76,8 @@ class Ruleset:
         merged: dict[str, Any] = {}
         for name in names:
             if name not in self.presets:
-                raise BadInput(f"unknown rule variant preset {name!r}; known: {', '.join(self.presets) or 'none'}")
+                known = ", ".join(self.presets) or _("none")
+                raise BadInput(_("unknown rule variant preset {name!r}; known: {known}").format(name=name, known=known))
             merged.update(self.presets[name].settings)
         merged.update(settings)
         return Variants(merged)
@@ -95,23 +105,23 @@ def read_data(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise BadInput(f"cannot read the file: {err.strerror}", str(path)) from None
+        raise BadInput(_("cannot read the file: {reason}").format(reason=err.strerror), str(path)) from None
     try:
         data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text) or {}
     except tomllib.TOMLDecodeError as err:
-        raise BadInput(f"not valid TOML: {err}", str(path)) from None
+        raise BadInput(_("not valid TOML: {error}").format(error=err), str(path)) from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise BadInput(f"not valid YAML: {getattr(err, 'problem', err)}", line) from None
+        raise BadInput(_("not valid YAML: {error}").format(error=getattr(err, "problem", err)), line) from None
     if not isinstance(data, dict):
-        raise BadInput("the file must be a table of [kind.*], [timing.*] and [variant.*]", str(path))
+        raise BadInput(_("the file must be a table of [kind.*], [timing.*] and [variant.*]"), str(path))
     return data
 
 
 def _check_clause(value: str, where: str) -> None:
     if value not in CLAUSES:
-        raise BadInput(f"{value!r} is not a clause ID of the catalogue (see `fsm rules`)", where)
+        raise BadInput(_("{value!r} is not a clause ID of the catalogue (see `fsm rules`)").format(value=value), where)
 
 
 def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
@@ -121,26 +131,23 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
     combinations = dict(base.combinations)
     parts = dict(base.parts)
     for section in sorted(set(data) - {"kind", "timing", "variant", "combination", "part"}):
-        raise BadInput(
-            f"unknown section {section!r}; use kind, timing, combination, part or variant", f"{source}: {section}"
-        )
+        message = _("unknown section {section!r}; use kind, timing, combination, part or variant")
+        raise BadInput(message.format(section=section), f"{source}: {section}")
     for key, table in (data.get("part") or {}).items():  # first: a kind of this file may pay with them
         where = f"{source}: part.{key}"
         if not isinstance(table, Mapping):
-            raise BadInput("must be a table", where)
+            raise BadInput(_("must be a table"), where)
         new = part_kind_from_data(key, table, where)
         _check_clause(new.clause, f"{where}.clause")
         same = next((k for k in parts.values() if k.key != key and {k.ja, k.en} & {new.ja, new.en}), None)
         if same is not None:
-            raise BadInput(
-                f"the word {new.ja!r} / {new.en!r} is already part.{same.key}'s; a cost could not tell them apart",
-                f"{where}.ja",
-            )
+            message = _("the word {ja!r} / {en!r} is already part.{other}'s; a cost could not tell them apart")
+            raise BadInput(message.format(ja=new.ja, en=new.en, other=same.key), f"{where}.ja")
         parts[key] = new
     for key, table in (data.get("kind") or {}).items():
         where = f"{source}: kind.{key}"
         if not isinstance(table, Mapping):
-            raise BadInput("must be a table", where)
+            raise BadInput(_("must be a table"), where)
         if key in kinds:  # a change to an existing kind: the rest stays as it was
             old = kind_to_data(kinds[key])
             table = {**old, **table}
@@ -154,12 +161,13 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
             _check_clause(clause, f"{where}.clauses.{slot}")
         taken = next((k for k in kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
         if taken is not None:
-            raise BadInput(f"move = {spec.move!r} is already kind.{taken.key}'s; one kind per move", f"{where}.move")
+            message = _("move = {move!r} is already kind.{kind}'s; one kind per move")
+            raise BadInput(message.format(move=spec.move, kind=taken.key), f"{where}.move")
         kinds[key] = spec
     for key, table in (data.get("timing") or {}).items():
         where = f"{source}: timing.{key}"
         if not isinstance(table, Mapping):
-            raise BadInput("must be a table", where)
+            raise BadInput(_("must be a table"), where)
         if key in timings:  # a change to an existing timing
             table = {**timing_to_data(timings[key]), **table}
         spec_t = timing_from_data(key, table, where)
@@ -169,50 +177,55 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
             clash = names & {other.ja, other.short, other.en}
             if other.key != key and clash:
                 raise BadInput(
-                    f"the name {sorted(clash)[0]!r} is already timing.{other.key}'s; cards could not tell them apart",
+                    _("the name {name!r} is already timing.{timing}'s; cards could not tell them apart").format(
+                        name=sorted(clash)[0], timing=other.key
+                    ),
                     f"{where}.ja",
                 )
         for cat in spec_t.answers:
             known = {k.category for k in kinds.values()}
             if cat not in known:
                 raise BadInput(
-                    f"answers {cat!r}, which no kind is; known: {', '.join(sorted(known))}",
+                    _("answers {category!r}, which no kind is; known: {known}").format(
+                        category=cat, known=", ".join(sorted(known))
+                    ),
                     f"{where}.answers",
                 )
         timings[key] = spec_t
     for key, table in (data.get("combination") or {}).items():
         where = f"{source}: combination.{key}"
         if not isinstance(table, Mapping):
-            raise BadInput("must be a table", where)
+            raise BadInput(_("must be a table"), where)
         combo = combination_from_data(key, table, timings, where)
         _check_clause(combo.clause, f"{where}.clause")
         combinations[key] = combo
     for key, table in (data.get("variant") or {}).items():
         where = f"{source}: variant.{key}"
         if not isinstance(table, Mapping) or not isinstance(table.get("set"), Mapping):
-            raise BadInput("needs `set = { name = value, ... }`", where)
+            raise BadInput(_("needs `set = {{ name = value, ... }}`").format(), where)
         try:
             Variants(table["set"])
         except BadInput as err:
             raise BadInput(err.message, f"{where}.set") from None
-        presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()))
+        presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()), str(table.get("doc_ja", "")))
     return Ruleset(kinds, timings, presets, (*base.sources, source), combinations, parts)
 
 
 def _with_cost(spec: KindSpec, raw: object, parts: Mapping[str, PartKind], where: str) -> KindSpec:
     """A kind's own 代償 parts, paid by every ability of the kind on top of its own ``cost`` (COST-3)."""
     if spec.price != "pay_cost":
-        raise BadInput(f"cost is a 代償, paid by the price pay_cost; this kind's price is {spec.price!r}", where)
+        message = _("cost is a 代償, paid by the price pay_cost; this kind's price is {price!r}")
+        raise BadInput(message.format(price=spec.price), where)
     skills, own = read_cost(raw, parts, where)
     if skills:
-        raise BadInput("a kind's cost names parts (手札1枚 ...); skills belong to each ability's own cost", where)
+        raise BadInput(_("a kind's cost names parts (手札1枚 ...); skills belong to each ability's own cost"), where)
     spoilt = self_spoiling(spec, own)
     if spoilt:
-        raise BadInput(
-            f"{spoilt[0].text()} takes the paying unit itself at declaration, so the recheck for {spoilt[1]!r} "
-            "would always fizzle it (COST-5); take another unit (which = other) or pay at resolve",
-            where,
+        message = _(
+            "{part} takes the paying unit itself at declaration, so the recheck for {condition!r} "
+            "would always fizzle it (COST-5); take another unit (which = other) or pay at resolve"
         )
+        raise BadInput(message.format(part=spoilt[0].text(), condition=spoilt[1]), where)
     return replace(spec, cost=own)
 
 

@@ -396,16 +396,24 @@ def _check_auto(f: _Fields, name: str, target: str, battle_only: bool, effect: t
         # AUTO-1: it is never declared, so no player ever names its target; it works on its
         # own unit, which for a [戦闘] one is a battle participant (AUTO-2)
         raise BadInput(
-            f"{name} is a 【自動】: it activates by itself and nobody names a target for it (AUTO-1), "
-            f"so target: {target} cannot be chosen; its effect falls on its own unit (target: self)",
+            _(
+                "{name} is a 【自動】: it activates by itself and nobody names a target for it (AUTO-1), "
+                "so target: {target} cannot be chosen; its effect falls on its own unit (target: self)"
+            ).format(name=name, target=target),
             f.at("target"),
         )
     one_off_effects = [str(e) for e in effect if one_off(e.op)]
     if one_off_effects and not battle_only:
         raise BadInput(
-            f"{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {', '.join(one_off_effects)} happens "
-            "once and cannot last, so it cannot be always in effect. Use a lasting effect "
-            f"({', '.join(op for op in EFFECTS if not one_off(op))}) or mark the auto [戦闘] (timing: 戦闘)",
+            _(
+                "{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {effects} happens once and "
+                "cannot last, so it cannot be always in effect. Use a lasting effect ({lasting}) or mark the "
+                "auto [戦闘] (timing: 戦闘)"
+            ).format(
+                name=name,
+                effects=", ".join(one_off_effects),
+                lasting=", ".join(op for op in EFFECTS if not one_off(op)),
+            ),
             f.at("effect"),
         )
 
@@ -478,9 +486,11 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         if ctype == "skill" and auto:
             # TIM-BTL: [戦闘] is how a 【自動】 takes effect by itself; a card is declared (SC-4)
             raise BadInput(
-                f"card {cid} has the timing [{auto[0]}], which only a 【自動】 ability takes effect under "
-                "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
-                f"[{auto[0]}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃",
+                _(
+                    "card {card} has the timing [{timing}], which only a 【自動】 ability takes effect under "
+                    "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
+                    "[{timing}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃"
+                ).format(card=cid, timing=auto[0]),
                 c.at("timing"),
             )
         table.cards[cid] = Card(
@@ -618,8 +628,8 @@ class Result:
         return [c for c in self.clauses if c not in self.checked]
 
 
-TOP_KEYS = {"title", "clauses", "notes", "seed", "players", "geos", "units", "cards", "start", "moves", "expect",
-            "variants", "rules"}  # fmt: skip
+TOP_KEYS = {"title", "title_ja", "clauses", "notes", "notes_ja", "seed", "players", "geos", "units", "cards",
+            "start", "moves", "expect", "variants", "rules"}  # fmt: skip
 
 
 def load(
@@ -637,7 +647,7 @@ def load(
         raise BadInput(message.format(value=_shown(data)), f"{p}:1")
     where = _Where(str(p))
     _check_keys(data, TOP_KEYS, where, _("the scenario"))
-    for key in ("title", "notes"):
+    for key in ("title", "title_ja", "notes", "notes_ja"):
         if key in data and not isinstance(data[key], str):
             raise BadInput(
                 _("{key} must be text, got {value}").format(key=key, value=_shown(data[key])), where(data, key)
@@ -684,8 +694,15 @@ def play(
             return _play(path, variants, rules, upto, overrides, expectations, spoken)
     result = _play(path, variants, rules, upto, overrides, expectations, "en")
     with using(spoken):  # the lines the reader adds (a refused move) in the narration's language too
-        result.steps = _play(path, variants, rules, upto, overrides, False, spoken).steps
+        narrated = _play(path, variants, rules, upto, overrides, False, spoken)
+    result.steps, result.title, result.notes = narrated.steps, narrated.title, narrated.notes
     return result
+
+
+def prose(data: Mapping[str, Any], key: str, lang: str | None) -> str:
+    """The file's ``title`` or ``notes`` in ``lang``: ``title_ja`` in Japanese when it has one."""
+    text = data.get(f"{key}_ja") if language(lang) == "ja" else None
+    return str(text or data.get(key, ""))
 
 
 def _play(
@@ -699,8 +716,8 @@ def _play(
 ) -> Result:
     game, data = load(path, variants, rules, overrides, lang)
     where = _Where(str(path))
-    result = Result(str(path), str(data.get("title", Path(path).stem)), game)
-    result.notes = str(data.get("notes", ""))
+    result = Result(str(path), prose(data, "title", lang) or Path(path).stem, game)
+    result.notes = prose(data, "notes", lang)
     result.clauses = _clause_ids(data.get("clauses"), where, data, "clauses")
     result.steps.append(("(set-up)", list(game.log)))
     moves = _list_of(data.get("moves"), where, data, "moves")

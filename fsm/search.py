@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import Game
+from .i18n import N_, _
 from .model import Table
 
 #: How many of the cut lines a report keeps as examples.
@@ -26,6 +27,38 @@ CUT_EXAMPLES = 5
 #: A line of play, stored as a linked list (move text, previous node) so that lines that
 #: share a beginning share its storage.
 Line = tuple[str, "Line"] | None
+
+
+#: How an ending's result and state words read (``results`` keeps the English words as data).
+_RESULTS = {"resolved": N_("{name} resolved"), "fizzled": N_("{name} fizzled")}
+_ATTACK_OF = "attack of "
+_ZONES = {
+    "field": N_("field"), "hand": N_("hand"), "revealed": N_("revealed"), "chain": N_("chain"),
+    "equipped": N_("equipped"), "graveyard": N_("graveyard"),
+}  # fmt: skip
+
+
+def _zone_text(zone: str) -> str:
+    return _(_ZONES[zone]) if zone in _ZONES else zone
+
+
+def result_text(result: str) -> str:
+    """``"attack of 岩の巨人 fizzled"`` in the chosen language."""
+    name, _sep, word = result.rpartition(" ")
+    if name.startswith(_ATTACK_OF):
+        name = _("attack of {unit}").format(unit=name.removeprefix(_ATTACK_OF))
+    return _(_RESULTS[word]).format(name=name) if word in _RESULTS else result
+
+
+def _state_text(words: str) -> str:
+    """A unit's changed state words (``"撃破 in graveyard"``), the zone in the chosen language."""
+    out: list[str] = []
+    for word in words.split():
+        if out and out[-1] == "in":
+            out[-1] = _("in {zone}").format(zone=_zone_text(word))
+        else:
+            out.append(word)
+    return " ".join(out)
 
 
 def _moves(line: Line) -> tuple[str, ...]:
@@ -51,12 +84,15 @@ class Ending:
         return (self.results, self.zones, self.units)
 
     def describe(self) -> str:
-        parts = [", ".join(self.results) or "nothing resolved"]
+        """The ending in the chosen language (the data, ``results`` and ``as_dict``, stays English)."""
+        parts = [_(", ").join(map(result_text, self.results)) or _("nothing resolved")]
         if self.zones:
-            parts.append("zones: " + ", ".join(f"{n} → {z}" for n, z in self.zones))
+            zones = _(", ").join(f"{n} → {_zone_text(z)}" for n, z in self.zones)
+            parts.append(_("zones: {zones}").format(zones=zones))
         if self.units:
-            parts.append("units: " + ", ".join(f"{n} {w}" for n, w in self.units))
-        return "; ".join(parts)
+            units = _(", ").join(f"{n} {_state_text(w)}" for n, w in self.units)
+            parts.append(_("units: {units}").format(units=units))
+        return _("; ").join(parts)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -108,12 +144,16 @@ class Report:
     def cut_reason(self) -> str:
         """The cut in words: ``"1,204 lines cut by the budget of 3,000 tables"``."""
         if self.complete:
-            return "complete: every line ended"
-        why = {
-            "budget": f"the budget of {self.budget:,} tables",
-            "memory": f"the memory limit of {(self.max_memory or 0) / 2**20:,.0f} MB (a partial report)",
-        }.get(self.cut_by or "", f"the depth bound of {self.depth} moves")
-        return f"{self.cut:,} line{'s' if self.cut != 1 else ''} cut by {why}"
+            return _("complete: every line ended")
+        if self.cut_by == "budget":
+            why = _("the budget of {budget:,} tables").format(budget=self.budget)
+        elif self.cut_by == "memory":
+            megabytes = (self.max_memory or 0) / 2**20
+            why = _("the memory limit of {megabytes:,.0f} MB (a partial report)").format(megabytes=megabytes)
+        else:
+            why = _("the depth bound of {depth} moves").format(depth=self.depth)
+        said = _("{count:,} line cut by {why}") if self.cut == 1 else _("{count:,} lines cut by {why}")
+        return said.format(count=self.cut, why=why)
 
     @property
     def distinct(self) -> int:
@@ -195,7 +235,7 @@ class Judge:
             if card is not None:
                 name = card.name
             elif o.source == "attack":
-                name = f"attack of {unit.name if unit else o.unit}"
+                name = f"{_ATTACK_OF}{unit.name if unit else o.unit}"
             else:
                 name = o.source
             out.append(f"{name} {o.result}")
@@ -285,7 +325,7 @@ class Search:
     def breadth_first(self, depth: int) -> list[tuple[Table, Line]]:
         """Level by level; returns the tables left unexpanded (cut)."""
         frontier: list[tuple[Table, Line]] = [(self.start, self.line)]
-        for _ in range(depth):
+        for _level in range(depth):
             following: list[tuple[Table, Line]] = []
             for n, (table, line) in enumerate(frontier):
                 if self.must_stop():

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .errors import BadInput
+from .i18n import _
 
 FIRE, WATER, EARTH, WIND, HOLY, DEMON, NEUTRAL, ALL, TOOL = (
     "火",
@@ -71,7 +72,8 @@ def symbol(text: str, where: str = "") -> str:
     s = str(text).strip()
     s = _ALIASES.get(s.lower(), s)
     if s not in SYMBOLS:
-        raise BadInput(f"unknown skill symbol {text!r}; use one of {' '.join(SYMBOLS)} (SYM-1)", where)
+        message = _("unknown skill symbol {symbol!r}; use one of {symbols} (SYM-1)")
+        raise BadInput(message.format(symbol=text, symbols=" ".join(SYMBOLS)), where)
     return s
 
 
@@ -85,7 +87,8 @@ def pool(spec: Iterable[str] | Mapping[str, int] | str | None, where: str = "") 
     if isinstance(spec, Mapping):
         for key, n in spec.items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise BadInput(f"count for {key!r} must be a whole number ≥ 0, got {n!r}", where)
+                message = _("count for {symbol!r} must be a whole number ≥ 0, got {value!r}")
+                raise BadInput(message.format(symbol=key, value=n), where)
             if n:
                 out[symbol(key, where)] += n
         return out

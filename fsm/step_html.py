@@ -153,7 +153,7 @@ class Painter:
             )
         else:
             point = g.point()
-            step = point.name if point.action else list(g.flow.configuration)[-1].name
+            step = self.say(point.name) if point.action else list(g.flow.configuration)[-1].name
             text = self.say(N_("{player} to decide — {step}"), player=self.who(actor), step=esc(step))
         where = " › ".join(s.name for s in g.flow.configuration)
         variants = g.variants.changed()

@@ -20,6 +20,7 @@ import subprocess
 from functools import cache
 
 from .errors import BadInput
+from .i18n import _
 
 FONT = "IPAexGothic"  # Debian fonts-ipaexfont-gothic: Japanese glyphs in SVG, PNG and PDF
 EMBEDDED = "fsm-IPAexGothic"  # the family name of the embedded subset
@@ -39,10 +40,12 @@ def font_file() -> str:
         )
     except FileNotFoundError:
         found = None
-    family, _, path = found.stdout.partition("\n") if found else ("", "", "")
+    family, _sep, path = found.stdout.partition("\n") if found else ("", "", "")
     if not found or found.returncode or FONT not in family.split(","):
         raise BadInput(
-            f"the {FONT} font is not installed; run ./scripts/setup.sh (Debian package fonts-ipaexfont-gothic)"
+            _(
+                "the {font} font is not installed; run ./scripts/setup.sh (Debian package fonts-ipaexfont-gothic)"
+            ).format(font=FONT)
         )
     return path
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BadInput
+from .i18n import N_, _
 
 ROLES = ("action", "counter", "auto")
 ACTION_POINTS = ("own_main", "own_normal")
@@ -56,7 +57,7 @@ def timing_to_data(spec: TimingSpec) -> dict[str, Any]:
 def _words(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise BadInput(f'{key} must be a list of words, e.g. {key} = ["..."]', f"{where}.{key}")
+        raise BadInput(_('{key} must be a list of words, e.g. {key} = ["..."]').format(key=key), f"{where}.{key}")
     return tuple(value)
 
 
@@ -64,32 +65,37 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     """Validate one ``[timing.NAME]`` table; errors name the file and the key."""
     known = {"ja", "en", "role", "at", "answers", "during", "clause", "short"}
     for extra in sorted(set(data) - known):
-        raise BadInput(f"unknown setting {extra!r}; known: {', '.join(sorted(known))}", f"{where}.{extra}")
+        message = _("unknown setting {setting!r}; known: {known}")
+        raise BadInput(message.format(setting=extra, known=", ".join(sorted(known))), f"{where}.{extra}")
     for text_key in ("ja", "en", "clause"):
         if not isinstance(data.get(text_key), str) or not data[text_key]:
-            raise BadInput(f"{text_key} must be a non-empty string", f"{where}.{text_key}")
+            raise BadInput(_("{key} must be a non-empty string").format(key=text_key), f"{where}.{text_key}")
     if not isinstance(data.get("short", ""), str):
-        raise BadInput("short must be a string (another name cards may use)", f"{where}.short")
+        raise BadInput(_("short must be a string (another name cards may use)"), f"{where}.short")
     role = data.get("role")
     if role not in ROLES:
-        raise BadInput(f"role = {role!r} is not one of: {', '.join(ROLES)}", f"{where}.role")
+        message = _("{key} = {value!r} is not one of: {allowed}")
+        raise BadInput(message.format(key="role", value=role, allowed=", ".join(ROLES)), f"{where}.role")
     if role != "action" and "at" in data:
-        raise BadInput(f"`at` is for action timings; a {role} timing has none", f"{where}.at")
+        raise BadInput(_("`at` is for action timings; a {role} timing has none").format(role=role), f"{where}.at")
     if role != "counter" and ("answers" in data or "during" in data):
         extra = "answers" if "answers" in data else "during"
-        raise BadInput(f"`{extra}` is for counter timings; a {role} timing has none", f"{where}.{extra}")
+        message = _("`{key}` is for counter timings; a {role} timing has none")
+        raise BadInput(message.format(key=extra, role=role), f"{where}.{extra}")
     at = _words(data, "at", where)
     for point in at:
         if point not in ACTION_POINTS:
-            raise BadInput(f"{point!r} is not a point; use: {', '.join(ACTION_POINTS)}", f"{where}.at")
+            message = _("{point!r} is not a point; use: {points}")
+            raise BadInput(message.format(point=point, points=", ".join(ACTION_POINTS)), f"{where}.at")
     if role == "action" and not at:
-        raise BadInput("an action timing needs `at` (own_main or own_normal)", f"{where}.at")
+        raise BadInput(_("an action timing needs `at` (own_main or own_normal)"), f"{where}.at")
     answers = _words(data, "answers", where)
     if role == "counter" and not answers:
-        raise BadInput("a counter timing needs `answers` (what it may answer)", f"{where}.answers")
+        raise BadInput(_("a counter timing needs `answers` (what it may answer)"), f"{where}.answers")
     during = data.get("during", "any")
     if during not in DURING:
-        raise BadInput(f"during = {during!r} is not one of: {', '.join(DURING)}", f"{where}.during")
+        message = _("{key} = {value!r} is not one of: {allowed}")
+        raise BadInput(message.format(key="during", value=during, allowed=", ".join(DURING)), f"{where}.during")
     return TimingSpec(
         key=key,
         ja=data["ja"],
@@ -121,15 +127,17 @@ def combination_from_data(
 ) -> Combination:
     """Validate one ``[combination.NAME]`` table; errors name the file and the key."""
     for extra in sorted(set(data) - {"timings", "clause"}):
-        raise BadInput(f"unknown setting {extra!r}; known: clause, timings", f"{where}.{extra}")
+        message = _("unknown setting {setting!r}; known: {known}")
+        raise BadInput(message.format(setting=extra, known="clause, timings"), f"{where}.{extra}")
     keys = data.get("timings")
     if not isinstance(keys, list) or len(keys) < 2:
-        raise BadInput("timings must list two or more timing names", f"{where}.timings")
+        raise BadInput(_("timings must list two or more timing names"), f"{where}.timings")
     for k in keys:
         if k not in timings:
-            raise BadInput(f"no timing {k!r}; timings: {', '.join(timings)}", f"{where}.timings")
+            message = _("no timing {timing!r}; timings: {timings}")
+            raise BadInput(message.format(timing=k, timings=", ".join(timings)), f"{where}.timings")
     if not isinstance(data.get("clause"), str):
-        raise BadInput("clause must be the clause ID that names this combination", f"{where}.clause")
+        raise BadInput(_("clause must be the clause ID that names this combination"), f"{where}.clause")
     return Combination(key, tuple(keys), data["clause"])
 
 
@@ -137,7 +145,7 @@ def parse_timings(text: str | Sequence[str], timings: Mapping[str, TimingSpec], 
     """``"通常/反撃"`` or ``["normal", "counter"]`` → timing keys (TIM-1, TIM-NC, TIM-NCS)."""
     parts = [p for p in (text.strip("[]").split("/") if isinstance(text, str) else text) if p]
     if not parts:
-        raise BadInput("a card needs at least one timing, e.g. 通常 or 反撃", where)
+        raise BadInput(_("a card needs at least one timing, e.g. 通常 or 反撃"), where)
     by_name: dict[str, str] = {}
     for spec in timings.values():
         for name in (spec.key, spec.ja, spec.short, spec.en):
@@ -148,7 +156,9 @@ def parse_timings(text: str | Sequence[str], timings: Mapping[str, TimingSpec], 
         key = by_name.get(str(part).strip().strip("[]"))
         if key is None:
             known = " ".join(s.label for s in timings.values())
-            raise BadInput(f"unknown timing {part!r}; known timings: {known}", where)
+            raise BadInput(
+                _("unknown timing {timing!r}; known timings: {known}").format(timing=part, known=known), where
+            )
         keys.append(key)
     return tuple(dict.fromkeys(keys))
 
@@ -162,10 +172,13 @@ class Point:
     and ``during`` says whether that window lies inside an attack or the speed timing.
     """
 
-    name: str
+    name: str  # English, marked N_(): label() gives it in the chosen language
     action: str | None = None
     answering: str | None = None
     during: str = "any"
+
+    def label(self) -> str:
+        return _(self.name)
 
 
 def use_as(timing_keys: Iterable[str], point: Point, timings: Mapping[str, TimingSpec]) -> tuple[str, str] | None:
@@ -207,23 +220,23 @@ def refusal_clause(timing_keys: Iterable[str], point: Point, timings: Mapping[st
 
 #: Every point the legality table covers, in game order.
 POINTS: tuple[Point, ...] = (
-    Point("own main phase", action="own_main"),
-    Point("opponent's main phase"),
-    Point("quick-summon timing"),
-    Point("quick-summon timing: answering an equip", answering="equip"),
-    Point("formation"),
-    Point("speed: answering the dice result", answering="speed_roll", during="speed"),
-    Point("speed: answering an ability", answering="ability", during="speed"),
-    Point("speed: answering a skill", answering="skill", during="speed"),
-    Point("own normal timing", action="own_normal"),
-    Point("opponent's normal timing"),
-    Point("answering an ability", answering="ability"),
-    Point("answering a skill", answering="skill"),
-    Point("attack timing: answering the attack", answering="attack", during="attack"),
-    Point("attack timing: answering an ability", answering="ability", during="attack"),
-    Point("attack timing: answering a skill", answering="skill", during="attack"),
-    Point("battle start"),
-    Point("battle end"),
+    Point(N_("own main phase"), action="own_main"),
+    Point(N_("opponent's main phase")),
+    Point(N_("quick-summon timing")),
+    Point(N_("quick-summon timing: answering an equip"), answering="equip"),
+    Point(N_("formation")),
+    Point(N_("speed: answering the dice result"), answering="speed_roll", during="speed"),
+    Point(N_("speed: answering an ability"), answering="ability", during="speed"),
+    Point(N_("speed: answering a skill"), answering="skill", during="speed"),
+    Point(N_("own normal timing"), action="own_normal"),
+    Point(N_("opponent's normal timing")),
+    Point(N_("answering an ability"), answering="ability"),
+    Point(N_("answering a skill"), answering="skill"),
+    Point(N_("attack timing: answering the attack"), answering="attack", during="attack"),
+    Point(N_("attack timing: answering an ability"), answering="ability", during="attack"),
+    Point(N_("attack timing: answering a skill"), answering="skill", during="attack"),
+    Point(N_("battle start")),
+    Point(N_("battle end")),
 )
 
 

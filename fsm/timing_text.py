@@ -2,6 +2,8 @@
 
 ``fsm timings`` prints this by default; ``--wide`` prints the table with a column per point of
 the game instead (wider than most terminals).  Japanese characters count as two columns.
+Both speak the language chosen (a point, a use); ``--format json`` and ``csv`` keep the data's
+English keys.
 """
 
 from __future__ import annotations
@@ -9,8 +11,19 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 
+from .i18n import N_, _
+
 WIDTH = 100
 NEVER = "—"
+HEADING = N_("timing")  # the first column's key (fsm.timing.legality_table), a heading in --wide
+#: A cell's word (``action (TIM-NORMAL)``): how the timing is used there.
+USE_WORDS = {"action": N_("action"), "counter": N_("counter"), "auto": N_("auto")}
+
+
+def cell_text(cell: str) -> str:
+    """``"action (TIM-NORMAL)"`` in the chosen language; the clause stays as it is."""
+    word, sep, clause = cell.partition(" ")
+    return f"{_(USE_WORDS[word])}{sep}{clause}" if word in USE_WORDS else cell
 
 
 def display_width(text: str) -> int:
@@ -37,6 +50,6 @@ def narrow_table(rows: Sequence[Mapping[str, str]], width: int = WIDTH) -> Itera
         for point in points:
             if row[point] != NEVER:
                 uses.setdefault(row[point], []).append(point)
-        yield row[name] + ("" if uses else "  — never usable here")
+        yield row[name] + ("" if uses else "  " + _("— never usable here"))
         for use, where in uses.items():
-            yield from _wrapped(f"  {use}:", where, "      ", width)
+            yield from _wrapped(f"  {cell_text(use)}:", [_(p) for p in where], "      ", width)

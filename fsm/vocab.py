@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from .errors import BadInput
+from .i18n import _
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,7 +64,8 @@ class Registry(Generic[F]):
         """The entry of ``key``; a word not registered is refused, listing the words there are."""
         entry = self._entries.get(key) if isinstance(key, str) else None
         if entry is None:
-            raise BadInput(f"unknown {self.what} {key!r}; {self.what}s: {', '.join(self._entries)}", where)
+            message = _("unknown {what} {key!r}; {what}s: {known}")
+            raise BadInput(message.format(what=_(self.what), key=key, known=", ".join(self._entries)), where)
         return entry
 
     def __getitem__(self, key: str) -> Entry[F]:

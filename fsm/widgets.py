@@ -39,7 +39,7 @@ from . import live_view
 from .draw_ahead import WORKER
 from .engine import Game, LogEntry, Snapshot
 from .errors import BadInput, RuleViolation
-from .i18n import N_
+from .i18n import N_, _
 from .labels import Lang
 from .moves import Move
 from .procedures import procedure_class
@@ -100,7 +100,8 @@ def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None)
         rules = rules or builtin()
         key = what.removeprefix("sync_")
         if key not in rules.kinds:
-            raise BadInput(f"no kind {what!r}; kinds: {', '.join(rules.kinds)} (prefix sync_ for 【同調】)")
+            message = _("no kind {kind!r}; kinds: {kinds} (prefix sync_ for 【同調】)")
+            raise BadInput(message.format(kind=what, kinds=", ".join(rules.kinds)))
         machine = procedure_class(rules.kind(key, sync=what.startswith("sync_")))
     return SVG(render_machine(machine, lang=lang))  # type: ignore[arg-type]
 
@@ -175,11 +176,11 @@ class StepThrough(StepPanels):
 
         ``variants`` are applied on top of the scenario's own ``variants:``.
         """
-        from .scenario import play, read_yaml
+        from .scenario import play, prose, read_yaml
 
         data = read_yaml(Path(path))
         if not isinstance(data, Mapping):
-            raise BadInput("a scenario is a mapping with players, units, moves ...", f"{path}:1")
+            raise BadInput(_("a scenario is a mapping with players, units, moves ..."), f"{path}:1")
         merged: Variants | None = None
         if variants is not None:
             extra = variants.changed() if isinstance(variants, Variants) else dict(variants)
@@ -189,7 +190,8 @@ class StepThrough(StepPanels):
         pos = min(upto or 0, len(script))
         clauses = [str(c) for c in data.get("clauses") or []]
         result.game.lang = None if lang == "both" else lang  # the game answers why-not in it (Game(lang=...))
-        self = cls(result.game, str(data.get("title", Path(path).stem)), script, pos, clauses, lang)
+        title = prose(data, "title", None if lang == "both" else lang) or Path(path).stem
+        self = cls(result.game, title, script, pos, clauses, lang)
         if result.failures:
             self.script.off = True
             self._show_why("<br>".join(esc(f) for f in result.failures), ok=False)

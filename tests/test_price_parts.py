@@ -339,3 +339,5 @@ def test_cost_3_legal_moves_list_every_way_to_pay_however_many() -> None:
     g = _table("手札2枚", cards)
     offered = {str(m) for m in g.legal_moves() if "火球" in str(m) and "水の精" in str(m)}
     assert len(offered) == 66
+    refusal = g.why_not("A: activate 火球 of 炎の魔術師 on 水の精").message
+    assert refusal.count("'paying ") == 8 and "and 58 more" in refusal
