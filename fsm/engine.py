@@ -26,6 +26,7 @@ from .battle import STARTS, GameFlow
 from .board import OnTable
 from .candidates import candidates
 from .chain import CounterChain
+from .compiled import attach
 from .errors import BadInput, RuleViolation
 from .i18n import _, language, using
 from .kinds import KindSpec
@@ -85,6 +86,7 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
+        self.compiled = False  # machines run from compiled tables (fsm.compiled), e.g. while exploring
         self.chain = CounterChain(self)
         self.steps = BattleSteps(self)
         self.flow = GameFlow(self, self.steps)
@@ -238,6 +240,8 @@ class Game:
         proc = self._procedures.get(spec)
         if proc is None:
             proc = self._procedures[spec] = procedure_class(spec)(self)
+            if self.compiled:
+                attach(proc)
         return proc
 
     def start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool:
