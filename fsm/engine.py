@@ -266,7 +266,7 @@ class Game:
         at = len(self.log)
         left = tuple(self.flow.configuration_values)
         self.flow.send(event)
-        if text:
+        if text and not self.narration.quiet:
             entered = tuple(str(v) for v in self.flow.configuration_values)
             trace = capture(self.table, FLOW, event, left)
             self.narration.insert(at, text, clause, "GameFlow", entered, trace)
@@ -274,6 +274,8 @@ class Game:
     def send_chain(self, event: str, text: str, clause: str) -> None:
         left = (self.table.chain_state,)
         self.chain.send(event)
+        if self.narration.quiet:
+            return
         trace = capture(self.table, CHAIN, event, left)
         self.note(text, clause, machine="CounterChain", entered=(str(self.table.chain_state),), trace=trace)
 

@@ -273,11 +273,17 @@ class Search:
     def run(self, depth: int | None) -> None:
         """Walk every line from the start (depth first without a bound) and fill the report.
 
-        The language of the log is settled once for the whole walk (a message would otherwise
-        read the environment each time), and the machines run as ``machines`` says."""
+        Nothing is narrated meanwhile (each move's log would be thrown away; what a step settles
+        on the table is settled all the same), the language is settled once for the whole walk,
+        and the machines run as ``machines`` says."""
         compiled = compiled_machines(self.game) if self.machines == "compiled" else nullcontext()
-        with using(language(self.game.lang)), compiled:
-            self._walk(depth)
+        narration = self.game.narration
+        quiet, narration.quiet = narration.quiet, True
+        try:
+            with using(language(self.game.lang)), compiled:
+                self._walk(depth)
+        finally:
+            narration.quiet = quiet
 
     def _walk(self, depth: int | None) -> None:
         report, start = self.report, self.start
