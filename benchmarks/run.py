@@ -335,6 +335,8 @@ def bench_compiled(budget: int = EXPLORER_BUDGET, fixed: int = COMPILED_FIXED_BU
 
         def run() -> None:
             seq[0] += 1
+            game.table.chain.clear()  # each round from an empty chain: a chain that grows makes every trace dearer
+            game.table.chain_state = "empty"
             item = ChainItem(seq[0], "action", "A", "x", "一撃", "y")
             proc = game._procedure(game.spec_of(item))
             for event in ENGINE_EVENTS:

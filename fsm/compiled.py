@@ -16,7 +16,9 @@ the same way, an event sent from a callback queued until the current step is don
 final state stopping the machine, an event with no transition raising ``TransitionNotAllowed``
 (``allow_event_without_transition`` stays False), a failing callback propagating after the
 state value is put back.  ``tests/test_compiled.py`` plays every scenario both ways and
-compares.
+compares.  Two things it takes as given: no callback writes the machine's state value itself
+(the tables know how it reads after each state exited and entered), and no listener is added
+after the machine is attached (the callables are taken from its registry on first use).
 
 What the tables do not cover, the compiler refuses (:class:`NotCompilable`) instead of running
 it wrong: parallel states, history states, final states inside a compound state (done events),
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import inspect
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -222,7 +224,7 @@ class Runner:
         self.model, self.field = sm.model, sm.state_field
         self.queue: deque[str] = deque()  # events sent while a step runs (python-statemachine's external queue)
         self.busy = False
-        self._bound: dict[tuple[Key, str | None], tuple[Bound, ...]] = {}
+        self._bound: dict[str | None, dict[Key, tuple[Bound, ...]]] = {}  # by event, then configuration
 
     def send(self, event: str, *args: Any, **kwargs: Any) -> None:
         """As ``StateChart.send(event)``; the compiled path sends events without arguments."""
@@ -275,10 +277,14 @@ class Runner:
 
     def _plans(self, event: str | None) -> tuple[Bound, ...]:
         raw = getattr(self.model, self.field)
-        key = tuple(raw) if isinstance(raw, OrderedSet) else raw
-        bound = self._bound.get((key, event))
+        kind = type(raw)  # exact types first: an isinstance check against an ABC is slow
+        key = tuple(raw) if kind is OrderedSet or (kind is not str and isinstance(raw, MutableSet)) else raw
+        by_key = self._bound.get(event)
+        if by_key is None:
+            by_key = self._bound[event] = {}
+        bound = by_key.get(key)
         if bound is None:
-            bound = self._bound[(key, event)] = tuple(self._bind(p, event) for p in self.table.plans(key, event))
+            bound = by_key[key] = tuple(self._bind(p, event) for p in self.table.plans(key, event))
         return bound
 
     @staticmethod
