@@ -53,6 +53,8 @@ __all__ = ["NotCompilable", "Runner", "attach", "compile_game", "compiled_machin
 Key = Any
 #: The arguments python-statemachine offers every callback that the compiled path binds too.
 BINDABLE = frozenset({"machine", "model", "transition", "state", "source", "target"})
+#: What else it offers (some callbacks only): a callback asking for one of these is refused.
+UNBOUND = frozenset({"event", "event_data", "previous_configuration", "new_configuration", "error"})
 
 
 class NotCompilable(Exception):
@@ -379,7 +381,8 @@ class Runner:
         kwargs = {"machine": self.sm, "model": self.model, **context}
         wanted = {}
         for p in inspect.signature(func).parameters.values():
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or (p.name not in BINDABLE and p.default is p.empty):
+            unbound = p.name in UNBOUND or (p.name not in BINDABLE and p.default is p.empty)
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or unbound:
                 raise NotCompilable(self.sm, f"callback {wrapper} asks for {p}")
             if p.name in BINDABLE:
                 wanted[p.name] = kwargs[p.name]

@@ -20,6 +20,7 @@ from typing import Any
 
 from .compiled import compiled_machines
 from .engine import Game
+from .errors import BadInput
 from .i18n import language, using
 from .model import Table
 
@@ -255,7 +256,7 @@ class Search:
         machines: str = "compiled",
     ) -> None:
         if machines not in MACHINES:
-            raise ValueError(f"machines must be one of {', '.join(MACHINES)}, not {machines!r}")
+            raise BadInput(f"--machines must be one of {', '.join(MACHINES)}, not {machines!r}")
         self.game, self.judge, self.report, self.start, self.line = game, judge, report, start, line
         self.machines = machines
         self.dedup, self.max_states, self.max_memory, self.stable = dedup, max_states, max_memory, stable

@@ -223,6 +223,15 @@ class AsksForEventData(Base):
         pass
 
 
+class AsksForTheEvent(Base):
+    a = State(initial=True)
+    b = State(final=True)
+    go = a.to(b, on="act")
+
+    def act(self, event: Any = None) -> None:
+        pass
+
+
 class TakesKeywords(Base):
     a = State(initial=True)
     b = State(final=True)
@@ -247,6 +256,7 @@ BIND_FEATURES: list[tuple[str, type, str]] = [
     ("a boolean guard expression", Expression, "not a plain method"),
     ("prepare_event", Prepared, "prepare_event"),
     ("a callback asking for event_data", AsksForEventData, "event_data"),
+    ("a callback asking for the event", AsksForTheEvent, "event"),
     ("a callback taking **kwargs", TakesKeywords, "kwargs"),
     ("an async callback", Async, "async"),
 ]
