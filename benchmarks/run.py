@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/run.py [--json] [--only NAME,...]
 
-Five measurements, each against a target (README "Benchmarks"):
+Six measurements, each against a target (README "Benchmarks"):
 
 ``engine`` — the engine's overhead per transition, as a ratio to a bare python-statemachine
     machine of the same shape, both measured in this run.  *Per transition* means: one
@@ -23,6 +23,11 @@ Five measurements, each against a target (README "Benchmarks"):
     Target: ≥ 2,000 states/s.
 ``jobs`` — one scenario explored to completion with ``--jobs 2`` against ``--jobs 1``, in
     this run.  Target: ≥ 1.6×.
+``compiled`` — the machines run from their compiled tables (``fsm/compiled.py``, what the
+    explorer uses by default) against python-statemachine itself, in this run: per event of a
+    【行動】 procedure (the bare machine of ``engine`` and the engine's own), and per table over
+    every file that explores to completion, explored to completion both ways, plus a
+    fixed-budget run over every file.  Target: ≥ 3.5× in tables/s.
 ``notebooks`` — executing every notebook in ``notebooks/`` with nbclient, as the test suite
     does; the time to start each kernel is measured apart from the time its cells take.
     Target: ≤ 30 s in all (the cells).
@@ -40,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -292,6 +298,121 @@ def bench_jobs() -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------- (b3) compiled against python-statemachine
+COMPILED_FIXED_BUDGET = 2_000  # tables per file in the fixed-budget run (cut files included)
+
+
+def bench_compiled(budget: int = EXPLORER_BUDGET, fixed: int = COMPILED_FIXED_BUDGET) -> dict[str, Any]:
+    """The compiled machines (fsm/compiled.py) against python-statemachine, each ratio in this run.
+
+    *Per event*: ``declare`` and ``close_window`` sent to one 【行動】 procedure (each followed by
+    its eventless steps), interleaved, best of each: the bare machine of (a) (callbacks doing
+    nothing: the dispatch alone), and the engine's procedure with its real callbacks.
+    *Per table*: every library file that explores to completion within ``budget`` tables, each
+    explored to completion both ways back to back (the same tables, checked); and every file
+    with a fixed budget of ``fixed`` tables, the budget-cut ones included.
+    """
+    from fsm.compiled import attach, compile_game
+    from fsm.explorer import explore_file
+    from fsm.model import ChainItem
+
+    out: dict[str, Any] = {}
+    bare, model = _bare_action_machine()
+    fast_bare, fast_model = _bare_action_machine()
+    attach(fast_bare)
+
+    def bare_round(machine: Any, m: Any) -> Callable[[], None]:
+        def run() -> None:
+            m.state = "idle"
+            machine._engine.running = True
+            for event in ENGINE_EVENTS:
+                machine.send(event)
+
+        return run
+
+    def engine_round(game: Any) -> Callable[[], None]:
+        unit, seq = game.table.units["x"], [0]
+
+        def run() -> None:
+            seq[0] += 1
+            game.table.chain.clear()  # each round from an empty chain: a chain that grows makes every trace dearer
+            game.table.chain_state = "empty"
+            item = ChainItem(seq[0], "action", "A", "x", "一撃", "y")
+            proc = game._procedure(game.spec_of(item))
+            for event in ENGINE_EVENTS:
+                proc.step(item, event)
+            unit.acted = False
+            if len(game.log) > 4000:
+                del game.log[:]
+
+        return run
+
+    fast_game = _engine_game()
+    compile_game(fast_game)
+    pairs = {
+        "bare": (bare_round(bare, model), bare_round(fast_bare, fast_model)),
+        "engine": (engine_round(_engine_game()), engine_round(fast_game)),
+    }
+    for name, (library, fast) in pairs.items():
+        times = _interleaved(library, fast, rounds=100, repeats=30)
+        per_event = [t / len(ENGINE_EVENTS) * 1e6 for t in times]
+        out[f"compiled_{name}_us_per_event"] = round(per_event[1], 2)
+        out[f"statecharts_{name}_us_per_event"] = round(per_event[0], 2)
+        out[f"compiled_{name}_event_ratio"] = round(per_event[0] / per_event[1], 2)
+
+    files = sorted((REPO / "scenarios").glob("*.yaml")) + sorted((REPO / "designs").glob("*.yaml"))
+    explore_file(files[0], machines="compiled")  # compile the machine classes outside the clock
+    complete = {"compiled": [0, 0.0], "statecharts": [0, 0.0]}
+    cut_files = []
+    for path in files:
+        fast = explore_file(path, max_states=budget, machines="compiled")
+        if not fast.complete:
+            cut_files.append(str(path.relative_to(REPO)))
+            continue
+        library = explore_file(path, max_states=None, machines="statecharts")
+        assert (library.states, library.moves, library.ended) == (fast.states, fast.moves, fast.ended), path
+        for name, r in (("compiled", fast), ("statecharts", library)):
+            complete[name][0] += r.states
+            complete[name][1] += r.seconds
+    budgeted = {"compiled": [0, 0.0], "statecharts": [0, 0.0]}
+    for path in files:
+        for name in ("statecharts", "compiled"):
+            r = explore_file(path, max_states=fixed, machines=name)
+            budgeted[name][0] += r.states
+            budgeted[name][1] += r.seconds
+    for label, sums in (("complete", complete), ("budget", budgeted)):
+        rates = {name: states / seconds for name, (states, seconds) in sums.items()}
+        out[f"compiled_{label}_tables"] = sums["compiled"][0]
+        out[f"compiled_{label}_states_per_s"] = round(rates["compiled"])
+        out[f"statecharts_{label}_states_per_s"] = round(rates["statecharts"])
+        out[f"compiled_{label}_ratio"] = round(rates["compiled"] / rates["statecharts"], 2)
+    out["compiled_complete_files"] = len(files) - len(cut_files)
+    out["compiled_complete_cut_by_budget"] = cut_files
+    out["compiled_budget"] = budget
+    out["compiled_fixed_budget"] = fixed
+    out["compiled_ratio_target"] = 3.5
+    return out
+
+
+def _interleaved(a: Callable[[], None], b: Callable[[], None], rounds: int, repeats: int) -> tuple[float, float]:
+    """Seconds per call of each, best of ``repeats`` blocks, the two taking turns."""
+
+    def block(fn: Callable[[], None]) -> float:
+        start = time.perf_counter()
+        for _ in range(rounds):
+            fn()
+        return (time.perf_counter() - start) / rounds
+
+    for _ in range(100):  # warm the caches of both
+        a()
+        b()
+    times_a, times_b = [], []
+    for _ in range(repeats):
+        times_a.append(block(a))
+        times_b.append(block(b))
+    return min(times_a), min(times_b)
+
+
 # ---------------------------------------------------------------- (c) notebooks
 def bench_notebooks() -> dict[str, Any]:
     """Each notebook executed with nbclient; the kernel's start-up is timed apart from the cells."""
@@ -351,6 +472,7 @@ BENCHES = {
     "engine": bench_engine,
     "explorer": bench_explorer,
     "jobs": bench_jobs,
+    "compiled": bench_compiled,
     "notebooks": bench_notebooks,
     "diagrams": bench_diagrams,
 }
@@ -388,6 +510,21 @@ def _report(n: dict[str, Any]) -> list[str]:
             f"(b2) --jobs 2: {n['jobs_2_speedup']:.2f}x --jobs 1 on {n['jobs_scenario']} ({n['jobs_states']:,} tables, "
             f"{n['jobs_1_s']:.1f} s vs {n['jobs_2_s']:.1f} s; same results: {n['jobs_same_results']}; target ≥ "
             f"{n['jobs_2_speedup_target']}x)"
+        )
+    if "compiled_complete_ratio" in n:
+        out.append(
+            f"(b3) compiled against python-statemachine: {n['compiled_complete_ratio']:.2f}x tables/s over the "
+            f"{n['compiled_complete_files']} files explored to completion ({n['compiled_complete_states_per_s']:,} vs "
+            f"{n['statecharts_complete_states_per_s']:,} tables/s, {n['compiled_complete_tables']:,} tables); "
+            f"{n['compiled_budget_ratio']:.2f}x with a budget of {n['compiled_fixed_budget']:,} tables per file "
+            f"({n['compiled_budget_states_per_s']:,} vs {n['statecharts_budget_states_per_s']:,}/s); target ≥ "
+            f"{n['compiled_ratio_target']}x"
+        )
+        out.append(
+            f"    per event of a 【行動】 procedure: bare machine {n['compiled_bare_us_per_event']:.2f} vs "
+            f"{n['statecharts_bare_us_per_event']:.1f} µs ({n['compiled_bare_event_ratio']:.0f}x), with the engine's "
+            f"callbacks {n['compiled_engine_us_per_event']:.1f} vs {n['statecharts_engine_us_per_event']:.1f} µs "
+            f"({n['compiled_engine_event_ratio']:.1f}x)"
         )
     if "notebooks_s" in n:
         each = ", ".join(f"{k} {v:.1f}" for k, v in n["notebooks"].items())

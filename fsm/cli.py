@@ -381,6 +381,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 max_states=args.max_states,
                 max_memory=max_memory,
                 jobs=args.jobs,
+                machines=args.machines,
             )
             print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
             reports = [cmp.base, cmp.other]
@@ -393,6 +394,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 max_states=args.max_states,
                 max_memory=max_memory,
                 jobs=args.jobs,
+                machines=args.machines,
             )
             print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
             reports = [report]
@@ -445,6 +447,15 @@ def _add_explore(sub: _SubParsers) -> None:
         action="append",
         metavar="NAME=VALUE",
         help=_("also explore with this changed and list what differs between complete lines"),
+    )
+    p.add_argument(
+        "--machines",
+        choices=("compiled", "statecharts"),
+        default="compiled",
+        help=_(
+            "run the state machines from their compiled transition tables (default, faster) or through "
+            "python-statemachine itself; the reports are the same"
+        ),
     )
     p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     _add_lang(p)

@@ -26,6 +26,7 @@ from .battle import STARTS, GameFlow
 from .board import OnTable
 from .candidates import candidates
 from .chain import CounterChain
+from .compiled import attach
 from .effects import text as effect_text
 from .errors import BadInput, RuleViolation
 from .i18n import N_, _, language, using
@@ -86,6 +87,7 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
+        self.compiled = False  # machines run from compiled tables (fsm.compiled), e.g. while exploring
         self.chain = CounterChain(self)
         self.steps = BattleSteps(self)
         self.flow = GameFlow(self, self.steps)
@@ -239,6 +241,8 @@ class Game:
         proc = self._procedures.get(spec)
         if proc is None:
             proc = self._procedures[spec] = procedure_class(spec)(self)
+            if self.compiled:
+                attach(proc)
         return proc
 
     def start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool:
@@ -263,7 +267,7 @@ class Game:
         at = len(self.log)
         left = tuple(self.flow.configuration_values)
         self.flow.send(event)
-        if text:
+        if text and not self.narration.quiet:
             entered = tuple(str(v) for v in self.flow.configuration_values)
             trace = capture(self.table, FLOW, event, left)
             self.narration.insert(at, text, clause, "GameFlow", entered, trace)
@@ -271,6 +275,8 @@ class Game:
     def send_chain(self, event: str, text: str, clause: str) -> None:
         left = (self.table.chain_state,)
         self.chain.send(event)
+        if self.narration.quiet:
+            return
         trace = capture(self.table, CHAIN, event, left)
         self.note(text, clause, machine="CounterChain", entered=(str(self.table.chain_state),), trace=trace)
 

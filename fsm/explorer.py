@@ -63,6 +63,7 @@ def explore(
     max_memory: int | None = None,
     source: str = "<table>",
     position: str = "table",
+    machines: str = "compiled",
 ) -> Report:
     """Every legal line of play from the game's current table, up to ``depth`` moves.
 
@@ -75,7 +76,9 @@ def explore(
     visited.  ``max_memory`` (bytes of the process's resident memory) stops it too.  Either
     way the report is partial and says so (``Report.stopped_by``).  The game is left exactly
     as it was found.  With ``dedup=False`` every line is played out separately (a plain
-    tree search; only useful to measure what deduplication saves).
+    tree search; only useful to measure what deduplication saves).  ``machines`` says how the
+    state machines run: ``"compiled"`` (their transition tables, :mod:`fsm.compiled`) or
+    ``"statecharts"`` (python-statemachine itself); the reports are the same.
     """
     if depth is not None and depth < 0:
         raise BadInput(_("depth must be 0 or more, not {depth}").format(depth=depth))
@@ -86,7 +89,10 @@ def explore(
     saved = game.snapshot()
     root = game.table.copy()
     report = Report(source, position, depth, dict(game.variants.changed()), budget=max_states, max_memory=max_memory)
-    search = Search(game, Judge(game, root), report, root, dedup=dedup, max_states=max_states, max_memory=max_memory)
+    search = Search(
+        game, Judge(game, root), report, root,
+        dedup=dedup, max_states=max_states, max_memory=max_memory, machines=machines,
+    )  # fmt: skip
     try:
         search.run(depth)
     finally:
@@ -105,6 +111,7 @@ def explore_file(
     max_states: int | None = DEFAULT_BUDGET,
     max_memory: int | None = None,
     jobs: int = 1,
+    machines: str = "compiled",
 ) -> Report:
     """Explore a scenario file from its start (before its moves) or its end (after them).
 
@@ -115,12 +122,14 @@ def explore_file(
         if depth is not None or not dedup:
             raise BadInput(_("--jobs splits lines that are played to their end, each table once: leave out --depth"))
         return explore_parallel(
-            path, jobs, position=position, variants=variants, max_states=max_states, max_memory=max_memory
-        )
+            path, jobs, position=position, variants=variants, max_states=max_states, max_memory=max_memory,
+            machines=machines,
+        )  # fmt: skip
     game = game_at(path, position, variants or {})
     return explore(
-        game, depth, dedup=dedup, max_states=max_states, max_memory=max_memory, source=str(path), position=position
-    )
+        game, depth, dedup=dedup, max_states=max_states, max_memory=max_memory, source=str(path), position=position,
+        machines=machines,
+    )  # fmt: skip
 
 
 @dataclass
@@ -254,10 +263,12 @@ def compare(
     max_states: int | None = DEFAULT_BUDGET,
     max_memory: int | None = None,
     jobs: int = 1,
+    machines: str = "compiled",
 ) -> Comparison:
     """Explore a scenario twice: as it is (plus ``variants``), and with ``setting`` changed too."""
     bounds: dict[str, Any] = {
-        "position": position, "depth": depth, "max_states": max_states, "max_memory": max_memory, "jobs": jobs
+        "position": position, "depth": depth, "max_states": max_states, "max_memory": max_memory, "jobs": jobs,
+        "machines": machines,
     }  # fmt: skip
     base = explore_file(path, variants=variants, **bounds)
     other = explore_file(path, variants={**(variants or {}), **setting}, **bounds)

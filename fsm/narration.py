@@ -39,14 +39,21 @@ class Narration:
         self.log: list[LogEntry] = []
         self.current_move = ""  # the move being applied, stamped on its log lines
         self.told: dict[str, tuple[str, str]] = {}  # narration given by the caller of Game.start
+        # Quiet: nothing is written (the explorer, which throws each move's log away); what a
+        # step settles on the table (an item's outcome) is settled all the same.
+        self.quiet = False
 
     def note(
         self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = (), trace: Trace | None = None
     ) -> None:
+        if self.quiet:
+            return
         self.log.append(LogEntry(text, clause, machine, entered, self.current_move, trace))
 
     def echo(self, text: str, clause: str) -> None:
         """The move's own line, which opens its part of the log."""
+        if self.quiet:
+            return
         self.log.append(LogEntry(text, clause, move=self.current_move, echo=True))
 
     def insert(
@@ -54,6 +61,8 @@ class Narration:
     ) -> None:
         """A line that belongs before what has been written since ``at`` (a flow event's own line
         comes before what entering its state does)."""
+        if self.quiet:
+            return
         self.log.insert(at, LogEntry(text, clause, machine, entered, self.current_move, trace))
 
     def tell(self, item: ChainItem, step: str, entered: str, event: str) -> None:
@@ -61,6 +70,10 @@ class Narration:
         viewer redraws it from (at a resolve or fizzle: which recheck conditions held)."""
         seat = self.seat
         spec = seat.board.spec_of(item)
+        if self.quiet:
+            if step in ("resolve", "fizzle") and step not in self.told:
+                self.verdict(item, spec, step)
+            return
         framing: list[LogEntry] = []
         checked: tuple[tuple[str, bool], ...] = ()
         if step in self.told:
@@ -82,21 +95,30 @@ class Narration:
             recheck = _("#{seq} {source}: recheck").format(seq=item.seq, source=seat.source_name(item))
             text, clause = recheck, spec.clause("recheck")
         elif step == "resolve":
-            resolves = _("#{seq} {item} resolves").format(seq=item.seq, item=seat.board.item_name(item))
-            text, clause = resolves, spec.clause("resolve")
-            item.outcome = ("resolved", clause, "")
+            clause, _why, _reasons = self.verdict(item, spec, step)
+            text = _("#{seq} {item} resolves").format(seq=item.seq, item=seat.board.item_name(item))
             checked = tuple((r, True) for r in spec.fizzle_if)  # the machine resolves only if all held
         else:  # fizzle: the machine chose it; say every condition the item fails
-            reasons = failing(seat, item, spec.fizzle_if)
+            clause, why, reasons = self.verdict(item, spec, step)
             checked = tuple((r, r not in reasons) for r in spec.fizzle_if)
-            why = "; ".join(either(*WORDS[r]) for r in reasons)
-            own = {RECHECKS[r].clause for r in reasons}
-            clause = own.pop() if len(own) == 1 and "" not in own else spec.clause("recheck")
             text = _("#{seq} {item} fizzles: {why}").format(seq=item.seq, item=seat.board.item_name(item), why=why)
-            item.outcome = ("fizzled", clause, why)
         trace = capture(seat.table, PROCEDURE, event, (str(item.state),), item, checked, entered)
         self.log.append(LogEntry(text, clause, spec.label, (entered,), self.current_move, trace))
         self.log.extend(framing)
+
+    def verdict(self, item: ChainItem, spec: KindSpec, step: str) -> tuple[str, str, list[str]]:
+        """Settle the item's outcome at its resolve or fizzle step: (clause, why, the conditions
+        it fails, in the kind's order)."""
+        if step == "resolve":
+            clause = spec.clause("resolve")
+            item.outcome = ("resolved", clause, "")
+            return clause, "", []
+        reasons = failing(self.seat, item, spec.fizzle_if)
+        why = "; ".join(either(*WORDS[r]) for r in reasons)
+        own = {RECHECKS[r].clause for r in reasons}
+        clause = own.pop() if len(own) == 1 and "" not in own else spec.clause("recheck")
+        item.outcome = ("fizzled", clause, why)
+        return clause, why, reasons
 
     def declaration(self, item: ChainItem) -> str:
         seat = self.seat

@@ -54,6 +54,7 @@ class Task:
     max_states: int | None
     max_memory: int | None
     known: frozenset[int] = frozenset()  # tables a finished task explored, with all that follows them
+    machines: str = "compiled"  # how the machines run (fsm.search.MACHINES)
 
 
 def run_task(task: Task) -> tuple[dict[int, Visit], Report]:
@@ -70,7 +71,7 @@ def run_task(task: Task) -> tuple[dict[int, Visit], Report]:
     report = Report(task.path, task.position, None, {}, budget=task.max_states, max_memory=task.max_memory)
     search = Search(
         game, judge, report, game.table, line,
-        max_states=task.max_states, max_memory=task.max_memory, record=True, stable=True,
+        max_states=task.max_states, max_memory=task.max_memory, record=True, stable=True, machines=task.machines,
     )  # fmt: skip
     if search.digest(game.table) != task.digest:
         raise RuntimeError(f"replaying {' · '.join(task.moves)} did not reach the table the split saw")
@@ -89,6 +90,7 @@ def explore_parallel(
     max_states: int | None = None,
     max_memory: int | None = None,
     executor: Submitter | None = None,
+    machines: str = "compiled",
 ) -> Report:
     """Explore a scenario file to the end of every line on ``jobs`` processes.
 
@@ -110,7 +112,16 @@ def explore_parallel(
             break
         frontier = [child for table, line in frontier for child in split.children(table, line)]
     tasks = [
-        Task(str(path), position, dict(variants or {}), _moves(line), split.digest(table), max_states, max_memory)
+        Task(
+            str(path),
+            position,
+            dict(variants or {}),
+            _moves(line),
+            split.digest(table),
+            max_states,
+            max_memory,
+            machines=machines,
+        )
         for table, line in frontier
     ]
     parts: list[tuple[dict[int, Visit], Report]] = [(split.visits or {}, split.report)]

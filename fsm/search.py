@@ -14,12 +14,19 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
+from .compiled import compiled_machines
 from .engine import Game
-from .i18n import N_, _
+from .errors import BadInput
+from .i18n import N_, _, language, using
 from .model import Table
+
+#: How the machines run while exploring: from their compiled tables (the default, fsm.compiled),
+#: or through python-statemachine itself.  Both give the same reports (tests/test_compiled.py).
+MACHINES = ("compiled", "statecharts")
 
 #: How many of the cut lines a report keeps as examples.
 CUT_EXAMPLES = 5
@@ -285,8 +292,13 @@ class Search:
         max_memory: int | None = None,
         record: bool = False,
         stable: bool = False,
+        machines: str = "compiled",
     ) -> None:
+        if machines not in MACHINES:
+            message = _("--machines must be one of {allowed}, not {value!r}")
+            raise BadInput(message.format(allowed=", ".join(MACHINES), value=machines))
         self.game, self.judge, self.report, self.start, self.line = game, judge, report, start, line
+        self.machines = machines
         self.dedup, self.max_states, self.max_memory, self.stable = dedup, max_states, max_memory, stable
         self.log_length = len(game.log)
         self.visits: dict[int, Visit] | None = {} if record else None
@@ -300,7 +312,21 @@ class Search:
         return hash((t.key(), self.judge.results(t)))
 
     def run(self, depth: int | None) -> None:
-        """Walk every line from the start (depth first without a bound) and fill the report."""
+        """Walk every line from the start (depth first without a bound) and fill the report.
+
+        Nothing is narrated meanwhile (each move's log would be thrown away; what a step settles
+        on the table is settled all the same), the language is settled once for the whole walk,
+        and the machines run as ``machines`` says."""
+        compiled = compiled_machines(self.game) if self.machines == "compiled" else nullcontext()
+        narration = self.game.narration
+        quiet, narration.quiet = narration.quiet, True
+        try:
+            with using(language(self.game.lang)), compiled:
+                self._walk(depth)
+        finally:
+            narration.quiet = quiet
+
+    def _walk(self, depth: int | None) -> None:
         report, start = self.report, self.start
         report.states = 1
         report.longest_chain = len(start.chain)
