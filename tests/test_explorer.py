@@ -73,12 +73,22 @@ def _mutable_parts(obj: object, path: str = "table"):  # type: ignore[no-untyped
             yield from _mutable_parts(v, f"{path}[{n}]")
 
 
+def _frozen(obj: object) -> bool:
+    """A shared part whose writes are refused (fsm/parts.py), or a container inside one."""
+    from fsm.parts import Part
+
+    owner = obj if isinstance(obj, Part) else getattr(obj, "_part", None)
+    return isinstance(owner, Part) and owner._lease is not None and not owner._lease.valid
+
+
 def test_table_copy_shares_nothing_a_move_can_change() -> None:
     """Undo and the explorer rely on Table.copy() (FLOW-ZONES: the table is the whole game).
 
     Played to a point with a battle, two items on the chain, a held condition and a used
-    skill, the copy must share no list, dict, set or unfrozen record with the original.
+    skill, the copy may share only parts that refuse writes (units, cards and geos are
+    copy-on-write, fsm/parts.py): no list, dict, set or record that a move could change.
     """
+    from fsm.parts import SharedPart
     from fsm.scenario import play
 
     game = play(REPO / "designs" / "equip_counter.yaml", upto=5).game
@@ -86,9 +96,14 @@ def test_table_copy_shares_nothing_a_move_can_change() -> None:
     assert table.battle is not None and len(table.chain) == 2
     original = {id(o): p for p, o in _mutable_parts(table)}
     copied = table.copy()
-    shared = [p for p, o in _mutable_parts(copied) if id(o) in original]
+    shared = [p for p, o in _mutable_parts(copied) if id(o) in original and not _frozen(o)]
     assert shared == []
     assert copied.key() == table.key()
+    unit = next(iter(copied.units.values()))
+    with pytest.raises(SharedPart, match="shared with a copy"):
+        unit.acted = True
+    with pytest.raises(SharedPart, match="shared with a copy"):
+        unit.skills.consumed["土"] += 1
 
 
 # ---------------------------------------------------------------- the explorer
