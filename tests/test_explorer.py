@@ -291,6 +291,29 @@ def test_depth_first_visits_the_same_tables_as_breadth_first(name: str) -> None:
     assert {k: e.tables for k, e in deep.endings.items()} == {k: e.tables for k, e in wide.endings.items()}
 
 
+@pytest.mark.parametrize(
+    ("name", "depth"),
+    [
+        ("action_basics.yaml", 8),
+        ("speed_reroll_answered.yaml", 8),
+        ("self_destruct_resolves.yaml", 6),
+        ("two_declarations_one_earth.yaml", 6),
+    ],
+)  # fmt: skip  (each has tables first reached along a longer line than their shortest)
+def test_a_depth_bound_walks_depth_first_with_the_results_of_breadth_first(name: str, depth: int) -> None:
+    """With --depth the explorer no longer holds a whole level of tables (issue 16: a 6-unit,
+    8-card table to depth 5 held millions): it walks depth first, and a table reached again in
+    fewer moves is explored again from there.  Tables, moves, revisits, endings, cuts, dead
+    ends and errors are those of the breadth-first walk, which cuts every line at the bound."""
+    game, _ = load(SCENARIOS / name)
+    deep, wide = explore(game, depth, max_states=None), explore(game, depth, max_states=None, breadth_first=True)
+    assert wide.cut > 0  # the bound cuts lines: the case where the walk order matters
+    for attr in ("states", "moves", "revisits", "ended", "cut", "longest_chain", "dead_end_count", "error_count"):
+        assert getattr(deep, attr) == getattr(wide, attr), attr
+    assert {k: e.tables for k, e in deep.endings.items()} == {k: e.tables for k, e in wide.endings.items()}
+    assert all(len(line) == depth for line in deep.cut_lines) and deep.cut_lines
+
+
 def test_max_memory_stops_cleanly_with_a_partial_report_that_says_so() -> None:
     """A memory limit the process already exceeds stops at once: a partial report, not an error."""
     path = SCENARIOS / "action_fizzles_after_counter.yaml"
