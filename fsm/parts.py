@@ -17,8 +17,9 @@ How sharing stays safe:
   code writes to ``table.units[x]`` as before and every reference it holds stays current.
   Outside, reads copy nothing (legal moves, the explorer's judge, drawing), and
   ``table.units.edit(x)`` copies one part for writing.
-* A part whose lease ended can never change again, so its :meth:`Part.key` is computed once
-  and kept: :meth:`Table.key` recomputes only the parts the last move wrote.
+* Each part keeps its fingerprint (:meth:`Part.key`) until it is written: every write asks
+  :meth:`Part._check_write` first, which drops it.  :meth:`Table.key` recomputes only the
+  parts the last move wrote.
 
 The mutable containers inside a unit (its skill pools, its declared abilities) are
 :class:`HeldCounter` / :class:`HeldSet`: they refuse writes the same way.  A unit field that
@@ -65,6 +66,7 @@ class Part:
         object.__setattr__(self, name, value)
 
     def _check_write(self, what: str) -> None:
+        """Every write to the part or a container inside it asks here first."""
         lease = self._lease
         if lease is not None and not lease.valid:
             name = getattr(self, "id", None) or getattr(self, "name", "?")
@@ -73,25 +75,24 @@ class Part:
                 f"table (an undo snapshot or an explored line); change it inside `with table.writing():`, or take "
                 f"a copy of your own with table.<units|cards|geos>.edit({name!r})"
             )
+        self.__dict__["_key"] = None  # about to change: the kept fingerprint goes
 
     def fingerprint(self) -> Any:
         raise NotImplementedError
 
     def key(self) -> Any:
-        """:meth:`fingerprint`, kept once the part can no longer change (its lease ended)."""
+        """:meth:`fingerprint`, kept until the part is written (:meth:`_check_write` drops it)."""
         k = self._key
         if k is None:
             k = self.fingerprint()
-            lease = self._lease
-            if lease is not None and not lease.valid:
+            if self._lease is not None:  # bound: every write inside reaches _check_write
                 self.__dict__["_key"] = k
         return k
 
     def copy_for(self, lease: Lease | None) -> Any:
         """A copy that ``lease`` may write (None: a free copy), sharing only frozen data."""
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.__dict__["_key"] = None
+        new.__dict__.update(self.__dict__)  # the kept fingerprint too: same content
         new.__dict__["_lease"] = lease
         new._bind()
         return new
