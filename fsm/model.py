@@ -248,6 +248,11 @@ class Table:
         for name in self.PARTS:
             setattr(self, name, Parts(self._lease, getattr(self, name)))
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled (or deep-copied): the parts come back under a lease of the table's own."""
+        self.__dict__.update(state)
+        self.__post_init__()
+
     def opponent(self, player: str) -> str:
         a, b = self.players
         return b if player == a else a
@@ -304,8 +309,8 @@ class Table:
     def key(self) -> tuple[Any, ...]:
         """A compact, hashable fingerprint of everything the rules can see.
 
-        Each unit, card and geo keeps its own once it is shared (:meth:`fsm.parts.Part.key`),
-        so this costs what the last move changed, plus the chain and the battle.
+        Each unit, card and geo keeps its own until it is written (:meth:`fsm.parts.Part.key`),
+        so this costs what the last move wrote, plus the chain and the battle.
         """
         units = tuple(u.key() for u in self.units.peek())
         cards = tuple(c.key() for c in self.cards.peek())

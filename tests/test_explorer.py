@@ -284,7 +284,8 @@ def test_depth_first_visits_the_same_tables_as_breadth_first(name: str) -> None:
     """Without a depth bound the explorer goes depth first (memory: the visited digests and one
     line of tables); it visits the same tables, plays the same moves and finds the same endings
     as breadth first with a bound no line reaches."""
-    deep, wide = explore_file(SCENARIOS / name), explore_file(SCENARIOS / name, depth=10_000)
+    deep = explore_file(SCENARIOS / name)
+    wide = explore(load(SCENARIOS / name)[0], 10_000, breadth_first=True)
     assert deep.depth is None and deep.complete and wide.complete
     for attr in ("states", "moves", "revisits", "ended", "longest_chain", "dead_end_count", "error_count"):
         assert getattr(deep, attr) == getattr(wide, attr), attr
