@@ -190,7 +190,11 @@ def _rebuild(items: dict[str, P]) -> Parts[P]:
 class HeldCounter(Counter[str]):
     """A skill pool inside a unit: a Counter that refuses writes while its unit is shared."""
 
-    _part: Part | None = None
+    __slots__ = ("_part",)  # no instance dict: a unit copy holds three of these
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._part: Part | None = None
+        super().__init__(*args, **kwargs)
 
     def _check(self) -> None:
         if self._part is not None:
@@ -235,7 +239,11 @@ class HeldCounter(Counter[str]):
 class HeldSet(set[str]):
     """A set inside a unit (its declared abilities) that refuses writes while its unit is shared."""
 
-    _part: Part | None = None
+    __slots__ = ("_part",)
+
+    def __init__(self, *args: Any) -> None:
+        self._part: Part | None = None
+        super().__init__(*args)
 
     def _check(self) -> None:
         if self._part is not None:
