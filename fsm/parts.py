@@ -2,7 +2,8 @@
 
 A :class:`~fsm.model.Table` copy (every move's undo snapshot, every table the explorer
 visits) used to copy every unit and card; a move changes one or two.  Now the copy and the
-original share every part, and a part is copied only when a table writes to it.
+original share every part, and a table copies a part only when it writes it, or reads it
+while playing a move (a move may write what it reads: its card, its user, its target).
 
 How sharing stays safe:
 
@@ -51,7 +52,7 @@ class Lease:
 
 
 class Part:
-    """A unit, card or geo: refuses writes once shared, caches its fingerprint once frozen.
+    """A unit, card or geo: refuses writes once shared, keeps its fingerprint until written.
 
     Subclasses are dataclasses and define :meth:`fingerprint` (what the rules can see).
     ``_lease`` and ``_key`` live in the instance's ``__dict__`` beside the fields (not fields
@@ -150,7 +151,7 @@ class Parts(dict[str, P], Generic[P]):
             self[key] = default
         return self[key]
 
-    # reading inside ``table.writing()`` copies what is shared (a move writes what it reads)
+    # reading inside ``table.writing()`` copies what is shared (a move may write what it reads)
     def __getitem__(self, key: Any) -> P:
         part = dict.__getitem__(self, key)
         if self._lease.writing and part._lease is not self._lease:
