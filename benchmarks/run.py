@@ -1,8 +1,8 @@
 """The project's benchmarks, in one command (numbers only: nothing here passes or fails).
 
-    .venv/bin/python benchmarks/run.py [--json] [--only NAME,...]
+    .venv/bin/python benchmarks/run.py [--json] [--only NAME,...] [--large]
 
-Six measurements, each against a target (README "Benchmarks"):
+Seven measurements, each against a target (README "Benchmarks"), and an eighth on request:
 
 ``engine`` — the engine's overhead per transition, as a ratio to a bare python-statemachine
     machine of the same shape, both measured in this run.  *Per transition* means: one
@@ -19,8 +19,9 @@ Six measurements, each against a target (README "Benchmarks"):
     completion (no depth bound): the total tables over the total time, and the median
     scenario.  A scenario that needs more than the budget (10,000 tables) is listed apart
     with its own numbers and left out of the rate.  Also the explorer's peak memory per
-    distinct table visited (tracemalloc, one scenario explored to completion).
-    Target: ≥ 2,000 states/s.
+    distinct table visited (tracemalloc, one scenario explored to completion): breadth first
+    with whole table copies (before issue 16), breadth first sharing parts, depth first (now).
+    Target: ≥ 2,000 states/s; memory ≤ 0.05× before.
 ``jobs`` — one scenario explored to completion with ``--jobs 2`` against ``--jobs 1``, in
     this run.  Target: ≥ 1.6×.
 ``compiled`` — the machines run from their compiled tables (``fsm/compiled.py``, what the
@@ -28,6 +29,13 @@ Six measurements, each against a target (README "Benchmarks"):
     【行動】 procedure (the bare machine of ``engine`` and the engine's own), and per table over
     every file that explores to completion, explored to completion both ways, plus a
     fixed-budget run over every file.  Target: ≥ 3.5× in tables/s.
+``tables`` — tables that share structure (``benchmarks/bench_tables.py``): the bytes and the
+    time of one table copy, and of one ``Table.key()``, against whole copies and keys computed
+    anew, on the same few hundred moves of ``benchmarks/large_table.yaml``, in this run.
+``large`` (only with ``--large`` or ``--only large``) — ``benchmarks/large_table.yaml``, six
+    units and eight cards, explored to depth 5 to completion in a fresh process
+    (``benchmarks/bench_large.py``): tables, time, peak resident memory.  Hours on a loaded
+    2-core machine.  Target: under 4 GB.
 ``notebooks`` — executing every notebook in ``notebooks/`` with nbclient, as the test suite
     does; the time to start each kernel is measured apart from the time its cells take.
     Target: ≤ 30 s in all (the cells).
@@ -39,6 +47,7 @@ Six measurements, each against a target (README "Benchmarks"):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
@@ -51,6 +60,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # run from a checkout without installing
+sys.path.insert(0, str(REPO / "benchmarks"))  # the benchmarks written alongside
 
 ENGINE_EVENTS = ("declare", "close_window")  # each followed by an eventless transition
 TRANSITIONS = 4  # declare, (open_window), close_window, (resolve)
@@ -233,45 +243,57 @@ def bench_explorer(budget: int = EXPLORER_BUDGET) -> dict[str, Any]:
     }
 
 
-def _peak(path: Path, depth: int | None, max_states: int | None) -> tuple[int, int]:
+def _peak(path: Path, depth: int | None, max_states: int | None, breadth_first: bool) -> tuple[int, int]:
     """(tables visited, peak bytes allocated meanwhile) of one exploration, by tracemalloc."""
     import gc
     import tracemalloc
 
-    from fsm.explorer import explore_file
+    from fsm.explorer import explore
+    from fsm.scenario import load
 
+    game, _ = load(path)
     gc.collect()
     tracemalloc.start()
     try:
-        r = explore_file(path, depth=depth, max_states=max_states)
+        r = explore(game, depth, max_states=max_states, breadth_first=breadth_first)
         return r.states, tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
 
 
 def _explorer_memory() -> dict[str, Any]:
-    """Bytes the explorer holds per distinct table visited (tracemalloc), both ways, in one run.
+    """Bytes the explorer holds per distinct table visited (tracemalloc), three ways, in one run.
 
-    *Before*: breadth first, as every exploration ran until issue 16 (a whole level of tables
-    held at once; forced here by a depth bound no line reaches).  *After*: depth first, the
-    default without a depth bound (the visited digests and the current line's tables).
-    Per table: the peak of a full exploration minus the peak of one stopped halfway, over
-    the tables between — what each further table costs, without the fixed cost of a game.
+    *Before* (``breadth_first_whole``): breadth first with every table a whole copy, as every
+    exploration ran until issue 16 (a whole level of tables held at once; forced here by a
+    depth bound no line reaches, and by :func:`bench_tables.copying_whole`).
+    ``breadth_first``: the same walk, the tables sharing their parts (issue 16 point 2).
+    *After* (``depth_first``): the default, with or without a depth bound (the visited digests
+    and the current line's tables).  Per table: the peak of a full exploration minus the peak
+    of one stopped halfway, over the tables between — what each further table costs, without
+    the fixed cost of a game.
     """
+    import bench_tables  # written alongside: benchmarks/bench_tables.py
+
     from fsm.scenario import load
 
     path = REPO / MEMORY_SCENARIO
     load(path)  # imports and caches outside the measurement
     out: dict[str, Any] = {"explorer_memory_scenario": MEMORY_SCENARIO}
-    for name, depth in (("breadth_first", 10**6), ("depth_first", None)):
-        states, peak = _peak(path, depth, None)
-        half_states, half_peak = _peak(path, depth, states // 2)
+    for name, depth, wide, whole in (
+        ("breadth_first_whole", 10**6, True, True),
+        ("breadth_first", 10**6, True, False),
+        ("depth_first", None, False, False),
+    ):
+        with bench_tables.copying_whole() if whole else contextlib.nullcontext():
+            states, peak = _peak(path, depth, None, wide)
+            half_states, half_peak = _peak(path, depth, states // 2, wide)
         out["explorer_memory_states"] = states
         out[f"explorer_{name}_peak_bytes"] = peak
         out[f"explorer_{name}_bytes_per_table"] = round((peak - half_peak) / (states - half_states))
-    out["explorer_memory_ratio"] = round(
-        out["explorer_depth_first_bytes_per_table"] / out["explorer_breadth_first_bytes_per_table"], 3
-    )
+    before = out["explorer_breadth_first_whole_bytes_per_table"]
+    out["explorer_memory_ratio"] = round(out["explorer_depth_first_bytes_per_table"] / before, 3)
+    out["explorer_sharing_ratio"] = round(out["explorer_breadth_first_bytes_per_table"] / before, 3)
     return out
 
 
@@ -413,6 +435,22 @@ def _interleaved(a: Callable[[], None], b: Callable[[], None], rounds: int, repe
     return min(times_a), min(times_b)
 
 
+# ---------------------------------------------------------------- (b4) tables that share structure
+def bench_tables() -> dict[str, Any]:
+    import bench_tables  # written alongside: benchmarks/bench_tables.py
+
+    numbers: dict[str, Any] = bench_tables.run()
+    return numbers
+
+
+# ---------------------------------------------------------------- (b5) the large designer table (opt-in)
+def bench_large() -> dict[str, Any]:
+    import bench_large  # written alongside: benchmarks/bench_large.py
+
+    numbers: dict[str, Any] = bench_large.run()
+    return numbers
+
+
 # ---------------------------------------------------------------- (c) notebooks
 def bench_notebooks() -> dict[str, Any]:
     """Each notebook executed with nbclient; the kernel's start-up is timed apart from the cells."""
@@ -447,7 +485,6 @@ def bench_notebooks() -> dict[str, Any]:
 
 # ---------------------------------------------------------------- (d) diagrams
 def bench_diagrams() -> dict[str, Any]:
-    sys.path.insert(0, str(REPO / "benchmarks"))
     try:
         import bench_diagrams  # written alongside: benchmarks/bench_diagrams.py
     except ImportError as err:
@@ -473,6 +510,7 @@ BENCHES = {
     "explorer": bench_explorer,
     "jobs": bench_jobs,
     "compiled": bench_compiled,
+    "tables": bench_tables,
     "notebooks": bench_notebooks,
     "diagrams": bench_diagrams,
 }
@@ -501,9 +539,11 @@ def _report(n: dict[str, Any]) -> list[str]:
             )
         out.append(
             f"    memory (bytes per further visited table, tracemalloc, {n['explorer_memory_states']:,} tables of "
-            f"{n['explorer_memory_scenario']}): breadth first (before) {n['explorer_breadth_first_bytes_per_table']:,} "
-            f"bytes, depth first (after) {n['explorer_depth_first_bytes_per_table']:,} bytes: "
-            f"{n['explorer_memory_ratio']:.3f}x (target ≤ 0.05x)"
+            f"{n['explorer_memory_scenario']}): breadth first with whole copies (before) "
+            f"{n['explorer_breadth_first_whole_bytes_per_table']:,} bytes, breadth first sharing parts "
+            f"{n['explorer_breadth_first_bytes_per_table']:,} bytes ({n['explorer_sharing_ratio']:.3f}x), depth first "
+            f"(after) {n['explorer_depth_first_bytes_per_table']:,} bytes: {n['explorer_memory_ratio']:.3f}x "
+            f"(target ≤ 0.05x)"
         )
     if "jobs_2_speedup" in n:
         out.append(
@@ -525,6 +565,24 @@ def _report(n: dict[str, Any]) -> list[str]:
             f"{n['statecharts_bare_us_per_event']:.1f} µs ({n['compiled_bare_event_ratio']:.0f}x), with the engine's "
             f"callbacks {n['compiled_engine_us_per_event']:.1f} vs {n['statecharts_engine_us_per_event']:.1f} µs "
             f"({n['compiled_engine_event_ratio']:.1f}x)"
+        )
+    if "tables_child_bytes_ratio" in n:
+        out.append(
+            f"(b4) tables sharing structure ({n['tables_sample']} moves on {n['tables_table']}, "
+            f"{n['tables_parts_per_table']} parts a table, {n['tables_parts_copied_per_move']} copied a move): "
+            f"a child table {n['tables_child_bytes_shared']:,} vs {n['tables_child_bytes_whole']:,} bytes whole "
+            f"({n['tables_child_bytes_ratio']:.3f}x), a bare copy {n['tables_copy_bytes_shared']:,} vs "
+            f"{n['tables_copy_bytes_whole']:,} bytes ({n['tables_copy_bytes_ratio']:.3f}x) and "
+            f"{n['tables_copy_us_shared']:.1f} vs {n['tables_copy_us_whole']:.1f} µs "
+            f"({n['tables_copy_time_ratio']:.3f}x); Table.key() of a child {n['tables_key_us_kept']:.1f} vs "
+            f"{n['tables_key_us_scratch']:.1f} µs computed anew ({n['tables_key_time_ratio']:.3f}x)"
+        )
+    if "large_states" in n:
+        out.append(
+            f"(b5) large table {n['large_table']} to depth {n['large_depth']}: {n['large_states']:,} tables "
+            f"({n['large_moves']:,} moves, {n['large_cut']:,} cut by the depth) in {n['large_seconds']:,.0f} s "
+            f"({n['large_states_per_s']:,}/s), peak resident memory {n['large_peak_rss_mb']:,.0f} MB (target < "
+            f"{n['large_peak_target_mb']:,} MB)"
         )
     if "notebooks_s" in n:
         each = ", ".join(f"{k} {v:.1f}" for k, v in n["notebooks"].items())
@@ -548,14 +606,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the project's benchmarks (see the module docstring).")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", default="", help=f"comma list of: {', '.join(BENCHES)} (default: all)")
+    parser.add_argument(
+        "--large", action="store_true", help="also (or with --only large: only) the large table to depth 5: hours"
+    )
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.only.split(",") if n.strip()] or list(BENCHES)
-    unknown = [n for n in names if n not in BENCHES]
+    if args.large and "large" not in names:
+        names.append("large")
+    unknown = [n for n in names if n not in {**BENCHES, "large": bench_large}]
     if unknown:
         parser.error(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(BENCHES)}")
     numbers: dict[str, Any] = {"python": sys.version.split()[0]}
     for name in names:
-        numbers.update(BENCHES[name]())
+        numbers.update(BENCHES[name]() if name != "large" else bench_large())
     if args.json:
         print(json.dumps(numbers, ensure_ascii=False))
     else:

@@ -138,7 +138,8 @@ class Game:
         try:
             self.narration.current_move = str(m)
             self.narration.echo(m.text(language()), self.legality.move_clause(m))
-            self.play.do(m)
+            with self.table.writing():  # the parts the move reads become its own (fsm/parts.py)
+                self.play.do(m)
         except BaseException:
             if snap is not None:
                 self.restore(snap)
@@ -187,7 +188,7 @@ class Game:
 
     def begin(self, at: str = "main_phase") -> None:
         """Put the flow at a starting point, running what entering it does (autos, dice)."""
-        with using(self.lang):
+        with using(self.lang), self.table.writing():
             self._begin(at)
 
     def _begin(self, at: str) -> None:

@@ -64,13 +64,16 @@ def explore(
     source: str = "<table>",
     position: str = "table",
     machines: str = "compiled",
+    breadth_first: bool = False,
 ) -> Report:
     """Every legal line of play from the game's current table, up to ``depth`` moves.
 
-    ``depth=None`` (the default) plays every line until it ends, depth first: memory then
-    holds the visited digests and the tables of the current line only, not a whole level of
-    tables.  With a depth bound the search goes breadth first, so every line is cut at the
-    same depth.  Both visit the same tables and count the same moves.
+    ``depth=None`` (the default) plays every line until it ends.  Either way the search goes
+    depth first: memory holds the visited digests and the tables of the current line only,
+    not a whole level of tables.  With a depth bound, a table reached again in fewer moves
+    is explored again from there, so every line is cut at the same depth: the tables,
+    moves, endings and cuts are those of a breadth-first walk (``breadth_first=True``,
+    which holds a level of tables: kept to measure against, :mod:`benchmarks.run`).
 
     ``max_states`` is the budget (None: none): exploring stops once that many tables were
     visited.  ``max_memory`` (bytes of the process's resident memory) stops it too.  Either
@@ -94,7 +97,7 @@ def explore(
         dedup=dedup, max_states=max_states, max_memory=max_memory, machines=machines,
     )  # fmt: skip
     try:
-        search.run(depth)
+        search.run(depth, breadth_first)
     finally:
         game.restore(saved)
     search.report.seconds = time.perf_counter() - began

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, MutableSet
+from collections.abc import Callable, Iterable, Iterator, MutableSet
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from .chain import priority
+from .parts import Lease, Parts, held_set, held_skills
+from .parts import Part as Shared
 from .price_parts import Part
 from .skills import Condition, Pool, SkillPool
 
@@ -60,7 +63,7 @@ class Ability:
 
 
 @dataclass
-class Unit:
+class Unit(Shared):
     id: str
     name: str  # the card name, which 名称：X conditions look into (NAME-1)
     owner: str
@@ -83,11 +86,24 @@ class Unit:
         return self.zone == "field"
 
     def copy(self) -> Unit:
-        new = _shallow(self)
-        s = self.skills
-        new.skills = SkillPool(s.base.copy(), s.consumed.copy(), s.granted.copy())
-        new.declared = set(self.declared)
-        return new
+        """A copy in no table, sharing nothing a move can change."""
+        return cast("Unit", self.copy_for(None))
+
+    def _bind(self) -> None:
+        self.__dict__["skills"] = held_skills(self.skills, self)
+        self.__dict__["declared"] = held_set(self.declared, self)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in ("skills", "declared") and self._lease is not None:
+            self._bind()  # a new pool or set put in: guarded like the old one
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        return (
+            self.id, self.zone, self.geo, self.party, self.acted, self.marched, self.destroyed, self.discarded,
+            tuple(sorted((+self.skills.consumed).items())), tuple(sorted((+self.skills.granted).items())),
+            tuple(sorted(self.declared)),
+        )  # fmt: skip
 
     def state_words(self) -> str:
         words = [
@@ -104,7 +120,7 @@ class Unit:
 
 
 @dataclass
-class Card:
+class Card(Shared):
     """A skill card (スキルカード) or an equip card (イクイップカード)."""
 
     id: str
@@ -121,12 +137,18 @@ class Card:
     zone: str = "hand"  # hand | revealed | chain | equipped | graveyard
     equipped_to: str | None = None  # EQ-1: the unit whose skills it holds
 
+    def fingerprint(self) -> tuple[Any, ...]:
+        return (self.id, self.zone, self.equipped_to)
+
 
 @dataclass
-class Geo:
+class Geo(Shared):
     name: str
     holder: str | None = None
     limit: int = 99  # リミット: total level a side may have here (FLOW-QS)
+
+    def fingerprint(self) -> str | None:
+        return self.holder  # advancing takes a geo (FLOW-ADV, FLOW-END)
 
 
 @dataclass
@@ -198,10 +220,19 @@ class Outcome:
 
 @dataclass
 class Table:
+    """Everything the rules can change (see the module docstring).
+
+    The units, cards and geos are copy-on-write :class:`~fsm.parts.Parts`: a copy shares them
+    with the original until one of the two writes (:mod:`fsm.parts`).  To add a zone of parts
+    (a hand, a graveyard), add its field as ``Parts[Card]`` (its class a :class:`~fsm.parts.Part`
+    with a ``fingerprint``), its name to :attr:`PARTS`, and its fingerprints to :meth:`key`.
+    A new field that is a plain list, dict or set is copied in :meth:`copy`.
+    """
+
     players: tuple[str, str]
-    units: dict[str, Unit] = field(default_factory=dict)
-    cards: dict[str, Card] = field(default_factory=dict)
-    geos: dict[str, Geo] = field(default_factory=dict)
+    units: Parts[Unit] = field(default_factory=Parts)
+    cards: Parts[Card] = field(default_factory=Parts)
+    geos: Parts[Geo] = field(default_factory=Parts)
     active: str = ""  # the player whose turn (main phase) it is
     battle: Battle | None = None
     chain: list[ChainItem] = field(default_factory=list)
@@ -213,6 +244,19 @@ class Table:
     next_seq: int = 1
     outcomes: list[Outcome] = field(default_factory=list)
     resolution_order: list[int] = field(default_factory=list)
+
+    #: The copy-on-write containers, each under this table's lease.
+    PARTS = ("units", "cards", "geos")
+
+    def __post_init__(self) -> None:
+        self._lease = Lease()
+        for name in self.PARTS:
+            setattr(self, name, Parts(self._lease, getattr(self, name)))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled (or deep-copied): the parts come back under a lease of the table's own."""
+        self.__dict__.update(state)
+        self.__post_init__()
 
     def opponent(self, player: str) -> str:
         a, b = self.players
@@ -228,19 +272,34 @@ class Table:
         self.rolls += 1
         return random.Random(f"{self.seed}:{self.rolls}").randint(1, 6)
 
-    def copy(self) -> Table:
-        """A deep copy of everything a move can change, written out by hand.
+    @contextmanager
+    def writing(self) -> Iterator[Table]:
+        """Inside, a part read through this table is its own to write (copied first if shared)."""
+        self._lease.writing += 1
+        try:
+            yield self
+        finally:
+            self._lease.writing -= 1  # the lease now (a copy taken inside renews it, keeping the count)
 
-        Every move takes one (the undo snapshot) and the explorer one per table it visits;
-        ``copy.deepcopy`` was most of their cost.  Frozen data (abilities, conditions,
+    def copy(self) -> Table:
+        """An independent copy that shares every unit, card and geo until one side writes it.
+
+        Every move takes one (the undo snapshot) and the explorer one per table it visits.
+        Both tables get a new lease: the parts they share are frozen for both, and each
+        copies a part when it first writes it (:mod:`fsm.parts`).  The battle, the chain
+        links and the lists are small and copied here; frozen data (abilities, conditions,
         effects) and the outcomes already recorded (never changed once written) are shared.
-        ``tests/test_explorer.py`` checks that no mutable part is shared, so a new field
-        that holds a list, dict or set must be copied here too.
+        ``tests/test_explorer.py`` checks that whatever is shared refuses writes.
         """
+        old = self._lease
+        old.valid = False
+        self._lease = Lease(old.writing)
         new = _shallow(self)
-        new.units = {k: u.copy() for k, u in self.units.items()}
-        new.cards = {k: _shallow(c) for k, c in self.cards.items()}
-        new.geos = {k: _shallow(g) for k, g in self.geos.items()}
+        new._lease = Lease()
+        for name in self.PARTS:
+            parts: Parts[Any] = getattr(self, name)
+            parts._lease = self._lease
+            setattr(new, name, parts.fork(new._lease))
         new.battle = self.battle.copy() if self.battle is not None else None
         new.chain = [_shallow(i) for i in self.chain]
         new.outcomes = list(self.outcomes)
@@ -253,16 +312,13 @@ class Table:
         return new
 
     def key(self) -> tuple[Any, ...]:
-        """A compact, hashable fingerprint of everything the rules can see."""
-        units = tuple(
-            (
-                u.id, u.zone, u.geo, u.party, u.acted, u.marched, u.destroyed, u.discarded,
-                tuple(sorted((+u.skills.consumed).items())), tuple(sorted((+u.skills.granted).items())),
-                tuple(sorted(u.declared)),
-            )
-            for u in self.units.values()
-        )  # fmt: skip
-        cards = tuple((c.id, c.zone, c.equipped_to) for c in self.cards.values())
+        """A compact, hashable fingerprint of everything the rules can see.
+
+        Each unit, card and geo keeps its own until it is written (:meth:`fsm.parts.Part.key`),
+        so this costs what the last move wrote, plus the chain and the battle.
+        """
+        units = tuple(u.key() for u in self.units.peek())
+        cards = tuple(c.key() for c in self.cards.peek())
         chain = tuple((i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state), i.chosen) for i in self.chain)
         b = self.battle
         battle = (
@@ -270,7 +326,7 @@ class Table:
              tuple(sorted(b.front.items())), tuple(sorted(b.roll_mod.items())), b.rerolled, b.origin)
             if b else None
         )  # fmt: skip
-        geos = tuple(g.holder for g in self.geos.values())  # advancing takes a geo (FLOW-ADV, FLOW-END)
+        geos = tuple(g.key() for g in self.geos.peek())
         return (
             units, cards, chain, battle, geos, self.active, str(self.chain_state),
             str(self.flow_state), self.rolls, self.main_reply,

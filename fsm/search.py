@@ -3,10 +3,13 @@
 :class:`Search` plays every legal move through the engine's public surface
 (``legal_moves`` / ``apply``), remembers each visited table by a 64-bit digest of
 :meth:`fsm.model.Table.key` together with what has resolved or fizzled since the start, and
-fills a :class:`Report`.  Without a depth bound it walks depth first: memory holds the
-visited digests and one table per move of the current line.  With a depth bound it walks
-breadth first, so that every line is cut at the same depth.  :class:`Judge` says whether
-play has ended at a table and how (see :mod:`fsm.explorer`).
+fills a :class:`Report`.  It walks depth first: memory holds the visited digests and one
+table per move of the current line.  With a depth bound each digest also keeps the fewest
+moves it was reached in, and a table reached again in fewer is explored again from there,
+so every line is cut at the same depth and the tables, moves and endings are those of a
+breadth-first walk, which held a whole level of tables (:meth:`Search.breadth_first`, kept
+to measure against).  :class:`Judge` says whether play has ended at a table and how (see
+:mod:`fsm.explorer`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ MACHINES = ("compiled", "statecharts")
 
 #: How many of the cut lines a report keeps as examples.
 CUT_EXAMPLES = 5
+#: The depth recorded for a table where play ended: never explored again.
+ENDED = -1
 
 #: A line of play, stored as a linked list (move text, previous node) so that lines that
 #: share a beginning share its storage.
@@ -304,6 +309,10 @@ class Search:
         self.visits: dict[int, Visit] | None = {} if record else None
         self.seen: set[int] = {self.digest(start)}
         self.expanded = 0
+        # with a depth bound: digest → fewest moves it was reached in (ENDED once play ended there)
+        self.depths: dict[int, int] | None = None
+        self.bound = 0
+        self.cut_examples: dict[int, Line] = {}
 
     def digest(self, t: Table) -> int:
         if self.stable:
@@ -311,8 +320,9 @@ class Search:
             return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
         return hash((t.key(), self.judge.results(t)))
 
-    def run(self, depth: int | None) -> None:
-        """Walk every line from the start (depth first without a bound) and fill the report.
+    def run(self, depth: int | None, breadth_first: bool = False) -> None:
+        """Walk every line from the start (depth first, unless ``breadth_first`` with a bound)
+        and fill the report.
 
         Nothing is narrated meanwhile (each move's log would be thrown away; what a step settles
         on the table is settled all the same), the language is settled once for the whole walk,
@@ -322,16 +332,19 @@ class Search:
         quiet, narration.quiet = narration.quiet, True
         try:
             with using(language(self.game.lang)), compiled:
-                self._walk(depth)
+                self._walk(depth, breadth_first)
         finally:
             narration.quiet = quiet
 
-    def _walk(self, depth: int | None) -> None:
+    def _walk(self, depth: int | None, breadth_first: bool) -> None:
         report, start = self.report, self.start
         report.states = 1
         report.longest_chain = len(start.chain)
         self.visited(start, self.line)
         if self.judge.ended(start):
+            return
+        if depth is not None and not breadth_first:
+            self.bounded_depth_first(depth)
             return
         pending = self.depth_first() if depth is None else self.breadth_first(depth)
         report.cut = len(pending)
@@ -380,6 +393,42 @@ class Search:
             else:
                 return []
 
+    def bounded_depth_first(self, depth: int) -> None:
+        """Depth first, no line longer than ``depth`` moves, with the results of breadth first.
+
+        A table is first reached along some line, not always a shortest one; reached again in
+        fewer moves, it is explored again from there (its moves, errors and dead end were
+        counted the first time it was explored, and are not again).  What is left at the bound
+        is what the bound cut.  Memory: the digests with their depths, and the current line."""
+        self.bound = depth
+        self.depths = {self.digest(self.start): 0}
+        if depth == 0:
+            self.report.cut, self.report.cut_lines = 1, [_moves(self.line)]
+            return
+        stack: list[tuple[int, Iterator[tuple[Table, Line, bool]]]] = []
+        table, line, level, again = self.start, self.line, 0, False
+        while True:
+            if self.must_stop():  # the tables whose moves were not all tried are cut too
+                self._count_cut(len(stack) + 1)
+                return
+            stack.append((level, self._children(table, line, level + 1, again)))
+            while stack:
+                child = next(stack[-1][1], None)
+                if child is not None:
+                    (table, line, again), level = child, stack[-1][0] + 1
+                    break
+                stack.pop()
+            else:
+                self._count_cut(0)
+                return
+
+    def _count_cut(self, unfinished: int) -> None:
+        assert self.depths is not None
+        at_bound = [d for d, n in self.depths.items() if n == self.bound]
+        self.report.cut = len(at_bound) + unfinished
+        lines = [self.cut_examples[d] for d in at_bound if d in self.cut_examples]
+        self.report.cut_lines = [_moves(line) for line in lines[:CUT_EXAMPLES]]
+
     def must_stop(self) -> bool:
         report = self.report
         if self.max_states is not None and report.states >= self.max_states:
@@ -396,42 +445,73 @@ class Search:
 
     def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line]]:
         """Play every legal move from ``table``; yields the new tables where play goes on."""
-        game, report = self.game, self.report
+        for child, node, _ in self._children(table, line):
+            yield child, node
+
+    def _children(
+        self, table: Table, line: Line, level: int = 0, again: bool = False
+    ) -> Iterator[tuple[Table, Line, bool]]:
+        """:meth:`children`, and with a depth bound (``level``: the children's moves from the
+        start) also a known table reached in fewer moves than before; ``again``: ``table`` was
+        explored before, so its moves are not counted twice.  Each child comes with whether it
+        was explored before."""
+        game, report, depths = self.game, self.report, self.depths
         game.table = table
         legal = game.legal_moves()
         visit = self.visits[self.digest(table)] if self.visits is not None else None
         if visit is not None:
             visit.moves = len(legal)
         if not legal:
-            where = " / ".join(str(v) for v in game.flow.configuration_values)
-            report.dead_ends.append((where, _moves(line)))
-            if visit is not None:
-                visit.dead_end = report.dead_ends[-1]
+            if not again:
+                where = " / ".join(str(v) for v in game.flow.configuration_values)
+                report.dead_ends.append((where, _moves(line)))
+                if visit is not None:
+                    visit.dead_end = report.dead_ends[-1]
             return
         for move in legal:
             game.table = table.copy()
-            report.moves += 1
+            report.moves += not again
             try:
                 game.apply(move, atomic=False)  # we hold the copy: no undo snapshot needed
             except Exception as err:  # a legal move the engine cannot play: report, go on
-                report.errors.append((f"{type(err).__name__}: {err}", (*_moves(line), str(move))))
-                if visit is not None:
-                    visit.errors.append(report.errors[-1])
+                if not again:
+                    report.errors.append((f"{type(err).__name__}: {err}", (*_moves(line), str(move))))
+                    if visit is not None:
+                        visit.errors.append(report.errors[-1])
                 continue
             finally:
                 del game.log[self.log_length :]
             child = game.table
-            if self.dedup:
+            node: Line = (str(move), line)
+            if depths is not None and self.dedup:
+                key = self.digest(child)
+                known = depths.get(key)
+                if known is not None:
+                    report.revisits += not again
+                    if known > level:  # fewer moves than before: what follows may now fit the bound
+                        depths[key] = level
+                        if level < self.bound:
+                            yield child, node, known < self.bound
+                    continue
+                depths[key] = level
+            elif self.dedup:
                 key = self.digest(child)
                 if key in self.seen:
                     report.revisits += 1
                     continue
                 self.seen.add(key)
+            elif depths is not None:  # a tree search: every line is its own, counted at the bound
+                key = report.states
+                depths[key] = level
             report.states += 1
-            node: Line = (str(move), line)
             self.visited(child, node)
-            if not self.judge.ended(child):
-                yield child, node
+            if self.judge.ended(child):
+                if depths is not None:
+                    depths[key] = ENDED
+            elif depths is None or level < self.bound:
+                yield child, node, False
+            elif len(self.cut_examples) < CUT_EXAMPLES * 4:
+                self.cut_examples[key] = node
 
 
 def _resident_bytes() -> int:

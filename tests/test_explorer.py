@@ -73,12 +73,22 @@ def _mutable_parts(obj: object, path: str = "table"):  # type: ignore[no-untyped
             yield from _mutable_parts(v, f"{path}[{n}]")
 
 
+def _frozen(obj: object) -> bool:
+    """A shared part whose writes are refused (fsm/parts.py), or a container inside one."""
+    from fsm.parts import Part
+
+    owner = obj if isinstance(obj, Part) else getattr(obj, "_part", None)
+    return isinstance(owner, Part) and owner._lease is not None and not owner._lease.valid
+
+
 def test_table_copy_shares_nothing_a_move_can_change() -> None:
     """Undo and the explorer rely on Table.copy() (FLOW-ZONES: the table is the whole game).
 
     Played to a point with a battle, two items on the chain, a held condition and a used
-    skill, the copy must share no list, dict, set or unfrozen record with the original.
+    skill, the copy may share only parts that refuse writes (units, cards and geos are
+    copy-on-write, fsm/parts.py): no list, dict, set or record that a move could change.
     """
+    from fsm.parts import SharedPart
     from fsm.scenario import play
 
     game = play(REPO / "designs" / "equip_counter.yaml", upto=5).game
@@ -86,9 +96,14 @@ def test_table_copy_shares_nothing_a_move_can_change() -> None:
     assert table.battle is not None and len(table.chain) == 2
     original = {id(o): p for p, o in _mutable_parts(table)}
     copied = table.copy()
-    shared = [p for p, o in _mutable_parts(copied) if id(o) in original]
+    shared = [p for p, o in _mutable_parts(copied) if id(o) in original and not _frozen(o)]
     assert shared == []
     assert copied.key() == table.key()
+    unit = next(iter(copied.units.values()))
+    with pytest.raises(SharedPart, match="shared with a copy"):
+        unit.acted = True
+    with pytest.raises(SharedPart, match="shared with a copy"):
+        unit.skills.consumed["土"] += 1
 
 
 # ---------------------------------------------------------------- the explorer
@@ -269,11 +284,35 @@ def test_depth_first_visits_the_same_tables_as_breadth_first(name: str) -> None:
     """Without a depth bound the explorer goes depth first (memory: the visited digests and one
     line of tables); it visits the same tables, plays the same moves and finds the same endings
     as breadth first with a bound no line reaches."""
-    deep, wide = explore_file(SCENARIOS / name), explore_file(SCENARIOS / name, depth=10_000)
+    deep = explore_file(SCENARIOS / name)
+    wide = explore(load(SCENARIOS / name)[0], 10_000, breadth_first=True)
     assert deep.depth is None and deep.complete and wide.complete
     for attr in ("states", "moves", "revisits", "ended", "longest_chain", "dead_end_count", "error_count"):
         assert getattr(deep, attr) == getattr(wide, attr), attr
     assert {k: e.tables for k, e in deep.endings.items()} == {k: e.tables for k, e in wide.endings.items()}
+
+
+@pytest.mark.parametrize(
+    ("name", "depth"),
+    [
+        ("action_basics.yaml", 8),
+        ("speed_reroll_answered.yaml", 8),
+        ("self_destruct_resolves.yaml", 6),
+        ("two_declarations_one_earth.yaml", 6),
+    ],
+)  # fmt: skip  (each has tables first reached along a longer line than their shortest)
+def test_a_depth_bound_walks_depth_first_with_the_results_of_breadth_first(name: str, depth: int) -> None:
+    """With --depth the explorer no longer holds a whole level of tables (issue 16: a 6-unit,
+    8-card table to depth 5 held millions): it walks depth first, and a table reached again in
+    fewer moves is explored again from there.  Tables, moves, revisits, endings, cuts, dead
+    ends and errors are those of the breadth-first walk, which cuts every line at the bound."""
+    game, _ = load(SCENARIOS / name)
+    deep, wide = explore(game, depth, max_states=None), explore(game, depth, max_states=None, breadth_first=True)
+    assert wide.cut > 0  # the bound cuts lines: the case where the walk order matters
+    for attr in ("states", "moves", "revisits", "ended", "cut", "longest_chain", "dead_end_count", "error_count"):
+        assert getattr(deep, attr) == getattr(wide, attr), attr
+    assert {k: e.tables for k, e in deep.endings.items()} == {k: e.tables for k, e in wide.endings.items()}
+    assert all(len(line) == depth for line in deep.cut_lines) and deep.cut_lines
 
 
 def test_max_memory_stops_cleanly_with_a_partial_report_that_says_so() -> None:

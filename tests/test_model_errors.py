@@ -213,7 +213,8 @@ def test_table_copy_is_independent() -> None:
     """FLOW-ZONES: Table.copy() shares nothing the rules can change."""
     g = make(UNITS, CARDS)
     copy = g.table.copy()
-    copy.units["岩の巨人"].skills.consumed["土"] += 1
-    copy.cards["足止め"].zone = "graveyard"
+    copy.units.edit("岩の巨人").skills.consumed["土"] += 1
+    with copy.writing():
+        copy.cards["足止め"].zone = "graveyard"
     assert g.table.key() != copy.key()
     assert not g.table.units["岩の巨人"].skills.consumed and g.table.cards["足止め"].zone == "hand"
