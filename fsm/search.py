@@ -445,7 +445,7 @@ class Search:
 
     def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line]]:
         """Play every legal move from ``table``; yields the new tables where play goes on."""
-        for child, node, _ in self._children(table, line):
+        for child, node, _played in self._children(table, line):
             yield child, node
 
     def _children(
