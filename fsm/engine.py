@@ -138,7 +138,7 @@ class Game:
         try:
             self.narration.current_move = str(m)
             self.narration.echo(m.text(language()), self.legality.move_clause(m))
-            with self.table.writing():  # the parts the move reads become its own (fsm/parts.py)
+            with self.table.writing():  # the parts the move reads become its own (fsm/sharing.py)
                 self.play.do(m)
         except BaseException:
             if snap is not None:

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from .chain import priority
-from .parts import Lease, Parts, held_set, held_skills
-from .parts import Part as Shared
 from .price_parts import Part
+from .sharing import Lease, Shared, SharedDict, held_set, held_skills
 from .skills import Condition, Pool, SkillPool
 
 
@@ -222,17 +221,17 @@ class Outcome:
 class Table:
     """Everything the rules can change (see the module docstring).
 
-    The units, cards and geos are copy-on-write :class:`~fsm.parts.Parts`: a copy shares them
-    with the original until one of the two writes (:mod:`fsm.parts`).  To add a zone of parts
-    (a hand, a graveyard), add its field as ``Parts[Card]`` (its class a :class:`~fsm.parts.Part`
+    The units, cards and geos are copy-on-write :class:`~fsm.sharing.SharedDict`: a copy shares them
+    with the original until one of the two writes (:mod:`fsm.sharing`).  To add a zone of parts
+    (a hand, a graveyard), add its field as ``SharedDict[Card]`` (its class a :class:`~fsm.sharing.Shared`
     with a ``fingerprint``), its name to :attr:`PARTS`, and its fingerprints to :meth:`key`.
     A new field that is a plain list, dict or set is copied in :meth:`copy`.
     """
 
     players: tuple[str, str]
-    units: Parts[Unit] = field(default_factory=Parts)
-    cards: Parts[Card] = field(default_factory=Parts)
-    geos: Parts[Geo] = field(default_factory=Parts)
+    units: SharedDict[Unit] = field(default_factory=SharedDict)
+    cards: SharedDict[Card] = field(default_factory=SharedDict)
+    geos: SharedDict[Geo] = field(default_factory=SharedDict)
     active: str = ""  # the player whose turn (main phase) it is
     battle: Battle | None = None
     chain: list[ChainItem] = field(default_factory=list)
@@ -251,7 +250,7 @@ class Table:
     def __post_init__(self) -> None:
         self._lease = Lease()
         for name in self.PARTS:
-            setattr(self, name, Parts(self._lease, getattr(self, name)))
+            setattr(self, name, SharedDict(self._lease, getattr(self, name)))
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickled (or deep-copied): the parts come back under a lease of the table's own."""
@@ -286,7 +285,7 @@ class Table:
 
         Every move takes one (the undo snapshot) and the explorer one per table it visits.
         Both tables get a new lease: the parts they share are frozen for both, and each
-        copies a part when it first writes it (:mod:`fsm.parts`).  The battle, the chain
+        copies a part when it first writes it (:mod:`fsm.sharing`).  The battle, the chain
         links and the lists are small and copied here; frozen data (abilities, conditions,
         effects) and the outcomes already recorded (never changed once written) are shared.
         ``tests/test_explorer.py`` checks that whatever is shared refuses writes.
@@ -297,7 +296,7 @@ class Table:
         new = _shallow(self)
         new._lease = Lease()
         for name in self.PARTS:
-            parts: Parts[Any] = getattr(self, name)
+            parts: SharedDict[Any] = getattr(self, name)
             parts._lease = self._lease
             setattr(new, name, parts.fork(new._lease))
         new.battle = self.battle.copy() if self.battle is not None else None
@@ -314,7 +313,7 @@ class Table:
     def key(self) -> tuple[Any, ...]:
         """A compact, hashable fingerprint of everything the rules can see.
 
-        Each unit, card and geo keeps its own until it is written (:meth:`fsm.parts.Part.key`),
+        Each unit, card and geo keeps its own until it is written (:meth:`fsm.sharing.Shared.key`),
         so this costs what the last move wrote, plus the chain and the battle.
         """
         units = tuple(u.key() for u in self.units.peek())

@@ -74,11 +74,11 @@ def _mutable_parts(obj: object, path: str = "table"):  # type: ignore[no-untyped
 
 
 def _frozen(obj: object) -> bool:
-    """A shared part whose writes are refused (fsm/parts.py), or a container inside one."""
-    from fsm.parts import Part
+    """A shared part whose writes are refused (fsm/sharing.py), or a container inside one."""
+    from fsm.sharing import Shared
 
-    owner = obj if isinstance(obj, Part) else getattr(obj, "_part", None)
-    return isinstance(owner, Part) and owner._lease is not None and not owner._lease.valid
+    owner = obj if isinstance(obj, Shared) else getattr(obj, "_part", None)
+    return isinstance(owner, Shared) and owner._lease is not None and not owner._lease.valid
 
 
 def test_table_copy_shares_nothing_a_move_can_change() -> None:
@@ -86,10 +86,10 @@ def test_table_copy_shares_nothing_a_move_can_change() -> None:
 
     Played to a point with a battle, two items on the chain, a held condition and a used
     skill, the copy may share only parts that refuse writes (units, cards and geos are
-    copy-on-write, fsm/parts.py): no list, dict, set or record that a move could change.
+    copy-on-write, fsm/sharing.py): no list, dict, set or record that a move could change.
     """
-    from fsm.parts import SharedPart
     from fsm.scenario import play
+    from fsm.sharing import SharedPart
 
     game = play(REPO / "designs" / "equip_counter.yaml", upto=5).game
     table = game.table

@@ -1,4 +1,4 @@
-"""Tables that share structure (issue 16 point 2, fsm/parts.py): a copy shares every unit, card
+"""Tables that share structure (issue 16 point 2, fsm/sharing.py): a copy shares every unit, card
 and geo until one side writes it, and each part keeps its own fingerprint once shared.
 
 FLOW-ZONES: the table is the whole game, so a snapshot (undo) and every explored table are
@@ -17,7 +17,7 @@ from test_properties import STARTS
 
 from fsm.engine import Game
 from fsm.model import Table
-from fsm.parts import SharedPart
+from fsm.sharing import SharedPart
 
 
 def _game(start: int, seed: int) -> Game:

@@ -7,7 +7,7 @@ while playing a move (a move may write what it reads: its card, its user, its ta
 
 How sharing stays safe:
 
-* Each table holds a :class:`Lease`; its :class:`Parts` containers hand the lease to the
+* Each table holds a :class:`Lease`; its :class:`SharedDict` containers hand the lease to the
   parts put in them.  A part may be written while its lease is valid: it then belongs to
   one table only.
 * :meth:`Table.copy` ends the lease (both tables now share every part, so none may be
@@ -18,8 +18,8 @@ How sharing stays safe:
   code writes to ``table.units[x]`` as before and every reference it holds stays current.
   Outside, reads copy nothing (legal moves, the explorer's judge, drawing), and
   ``table.units.edit(x)`` copies one part for writing.
-* Each part keeps its fingerprint (:meth:`Part.key`) until it is written: every write asks
-  :meth:`Part._check_write` first, which drops it.  :meth:`Table.key` recomputes only the
+* Each part keeps its fingerprint (:meth:`Shared.key`) until it is written: every write asks
+  :meth:`Shared._check_write` first, which drops it.  :meth:`Table.key` recomputes only the
   parts the last move wrote.
 
 The mutable containers inside a unit (its skill pools, its declared abilities) are
@@ -51,7 +51,7 @@ class Lease:
         self.writing = writing
 
 
-class Part:
+class Shared:
     """A unit, card or geo: refuses writes once shared, keeps its fingerprint until written.
 
     Subclasses are dataclasses and define :meth:`fingerprint` (what the rules can see).
@@ -102,10 +102,10 @@ class Part:
         """Give the part its own guarded copies of the mutable containers inside (none by default)."""
 
 
-P = TypeVar("P", bound=Part)
+P = TypeVar("P", bound=Shared)
 
 
-class Parts(dict[str, P], Generic[P]):
+class SharedDict(dict[str, P], Generic[P]):
     """A table's units, cards or geos by id: a dict whose parts are copied on write.
 
     Reads behave as a plain dict's.  Putting a part in adopts it (one already in another
@@ -119,9 +119,9 @@ class Parts(dict[str, P], Generic[P]):
         self._lease = lease or Lease()
         self.update(items)
 
-    def fork(self, lease: Lease) -> Parts[P]:
+    def fork(self, lease: Lease) -> SharedDict[P]:
         """The same parts under another table's lease (the caller ends the old one)."""
-        new: Parts[P] = Parts.__new__(Parts)
+        new: SharedDict[P] = SharedDict.__new__(SharedDict)
         dict.update(new, self)
         new._lease = lease
         return new
@@ -184,8 +184,8 @@ class Parts(dict[str, P], Generic[P]):
         return (_rebuild, (dict(dict.items(self)),))
 
 
-def _rebuild(items: dict[str, P]) -> Parts[P]:
-    return Parts(None, {k: p.copy_for(None) for k, p in items.items()})
+def _rebuild(items: dict[str, P]) -> SharedDict[P]:
+    return SharedDict(None, {k: p.copy_for(None) for k, p in items.items()})
 
 
 class HeldCounter(Counter[str]):
@@ -194,7 +194,7 @@ class HeldCounter(Counter[str]):
     __slots__ = ("_part",)  # no instance dict: a unit copy holds three of these
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._part: Part | None = None
+        self._part: Shared | None = None
         super().__init__(*args, **kwargs)
 
     def _check(self) -> None:
@@ -243,7 +243,7 @@ class HeldSet(set[str]):
     __slots__ = ("_part",)
 
     def __init__(self, *args: Any) -> None:
-        self._part: Part | None = None
+        self._part: Shared | None = None
         super().__init__(*args)
 
     def _check(self) -> None:
@@ -302,7 +302,7 @@ class HeldSkills(SkillPool):
     """A unit's :class:`~fsm.skills.SkillPool`, whose pools are :class:`HeldCounter` and whose
     fields refuse to be replaced while its unit is shared; equal to a plain pool of the same skills."""
 
-    _part: Part | None = None
+    _part: Shared | None = None
 
     def __setattr__(self, name: str, value: Any) -> None:
         part = self._part
@@ -322,19 +322,19 @@ class HeldSkills(SkillPool):
         return repr(SkillPool(Counter(self.base), Counter(self.consumed), Counter(self.granted)))
 
 
-def held_skills(pool: SkillPool, part: Part) -> HeldSkills:
+def held_skills(pool: SkillPool, part: Shared) -> HeldSkills:
     out = HeldSkills(held_counter(pool.base, part), held_counter(pool.consumed, part), held_counter(pool.granted, part))
     out.__dict__["_part"] = part
     return out
 
 
-def held_counter(pool: Mapping[str, int], part: Part) -> HeldCounter:
+def held_counter(pool: Mapping[str, int], part: Shared) -> HeldCounter:
     out = HeldCounter(pool)
     out._part = part
     return out
 
 
-def held_set(items: Iterable[str], part: Part) -> HeldSet:
+def held_set(items: Iterable[str], part: Shared) -> HeldSet:
     out = HeldSet(items)
     out._part = part
     return out
