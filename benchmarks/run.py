@@ -138,22 +138,30 @@ def _engine_game() -> Any:
     return build_game(data)
 
 
-def bench_engine(rounds: int = 200, repeats: int = 40) -> dict[str, Any]:
+def _engine_round(game: Any) -> Callable[[], None]:
+    """One 【行動】 procedure through the engine, declare to resolved, from the same table each time:
+    an empty chain (a chain that grows makes every trace dearer) and the unit not 行動完了."""
     from fsm.model import ChainItem
 
-    game = _engine_game()
-    unit = game.table.units["x"]
-    seq = [0]
+    unit, seq = game.table.units["x"], [0]
 
-    def engine_round() -> None:
+    def run() -> None:
         seq[0] += 1
+        game.table.chain.clear()
+        game.table.chain_state = "empty"
         item = ChainItem(seq[0], "action", "A", "x", "一撃", "y")
         proc = game._procedure(game.spec_of(item))
         for event in ENGINE_EVENTS:
             proc.step(item, event)
-        unit.acted = False  # the price was paid; make the next round start from the same table
+        unit.acted = False  # the price was paid
         if len(game.log) > 4000:
             del game.log[:]
+
+    return run
+
+
+def bench_engine(rounds: int = 200, repeats: int = 40) -> dict[str, Any]:
+    engine_round = _engine_round(_engine_game())
 
     machine, model = _bare_action_machine()
 
@@ -336,7 +344,6 @@ def bench_compiled(budget: int = EXPLORER_BUDGET, fixed: int = COMPILED_FIXED_BU
     """
     from fsm.compiled import attach, compile_game
     from fsm.explorer import explore_file
-    from fsm.model import ChainItem
 
     out: dict[str, Any] = {}
     bare, model = _bare_action_machine()
@@ -352,28 +359,11 @@ def bench_compiled(budget: int = EXPLORER_BUDGET, fixed: int = COMPILED_FIXED_BU
 
         return run
 
-    def engine_round(game: Any) -> Callable[[], None]:
-        unit, seq = game.table.units["x"], [0]
-
-        def run() -> None:
-            seq[0] += 1
-            game.table.chain.clear()  # each round from an empty chain: a chain that grows makes every trace dearer
-            game.table.chain_state = "empty"
-            item = ChainItem(seq[0], "action", "A", "x", "一撃", "y")
-            proc = game._procedure(game.spec_of(item))
-            for event in ENGINE_EVENTS:
-                proc.step(item, event)
-            unit.acted = False
-            if len(game.log) > 4000:
-                del game.log[:]
-
-        return run
-
     fast_game = _engine_game()
     compile_game(fast_game)
     pairs = {
         "bare": (bare_round(bare, model), bare_round(fast_bare, fast_model)),
-        "engine": (engine_round(_engine_game()), engine_round(fast_game)),
+        "engine": (_engine_round(_engine_game()), _engine_round(fast_game)),
     }
     for name, (library, fast) in pairs.items():
         times = _interleaved(library, fast, rounds=100, repeats=30)
