@@ -696,6 +696,8 @@ def play(
     with using(spoken):  # the lines the reader adds (a refused move) in the narration's language too
         narrated = _play(path, variants, rules, upto, overrides, False, spoken)
     result.steps, result.title, result.notes = narrated.steps, narrated.title, narrated.notes
+    if not result.failures:  # the same play, its log in the narration's language (a step-through's)
+        result.game = narrated.game
     return result
 
 

@@ -17,9 +17,10 @@ from typing import Any
 import ipywidgets as w
 
 from . import live_view
+from .errors import BadInput
 from .i18n import N_
 from .labels import Lang
-from .moves import Move
+from .moves import Move, parse
 from .timeline import Frame
 from .trace import FLOW, PROCEDURE, Trace
 from .widget_words import say, term
@@ -74,6 +75,18 @@ class StepPanels:
 
     def _say(self, message: str) -> str:
         return say(message, self.lang)
+
+    def _move_words(self, move: Move | str) -> str:
+        """A move as this step-through's reader writes it: the Japanese form (verb last) in
+        Japanese, else as the engine writes it; text that is not a move ("set-up") is said."""
+        if self.lang != "ja":
+            return str(move)
+        if isinstance(move, Move):
+            return move.text("ja")
+        try:
+            return parse(move).text("ja")
+        except BadInput:
+            return self._say(move)
 
     def _button(self, label: str, icon: str, css: str, tip: str, act: Any) -> w.Button:
         b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto", margin="1px"))
@@ -210,10 +223,16 @@ class StepPanels:
         self.why.value = f'<div style="color:{colour};margin:1px 0;font-size:12px">{message}</div>' if message else ""
         return html.unescape(re.sub(r"<[^>]+>", "", message))
 
+    def _frame_label(self, frame: Frame) -> str:
+        move, dot, step = frame.label.partition(" · ")
+        return self._move_words(move) + dot + step
+
     def _draw_timeline(self, frames: Sequence[Frame], cursor: int) -> None:
         self._syncing = True
         try:
-            labels = [(("    " if not f.decision else f"{f.move}. ") + f.label, i) for i, f in enumerate(frames)]
+            labels = [
+                (("    " if not f.decision else f"{f.move}. ") + self._frame_label(f), i) for i, f in enumerate(frames)
+            ]
             with self.history_list.hold_sync():
                 if list(self.history_list.options) != labels:
                     self.history_list.options = labels

@@ -185,12 +185,13 @@ class StepThrough(StepPanels):
         if variants is not None:
             extra = variants.changed() if isinstance(variants, Variants) else dict(variants)
             merged = Variants({**dict(data.get("variants") or {}), **extra})
-        result = play(path, merged, rules, upto=upto if upto is not None else 0)
+        spoken = None if lang == "both" else lang
+        result = play(path, merged, rules, upto=upto if upto is not None else 0, lang=spoken)
         script = read_script(data.get("moves"))
         pos = min(upto or 0, len(script))
         clauses = [str(c) for c in data.get("clauses") or []]
-        result.game.lang = None if lang == "both" else lang  # the game answers why-not in it (Game(lang=...))
-        title = prose(data, "title", None if lang == "both" else lang) or Path(path).stem
+        result.game.lang = spoken  # the game answers why-not in it (Game(lang=...))
+        title = prose(data, "title", spoken) or Path(path).stem
         self = cls(result.game, title, script, pos, clauses, lang)
         if result.failures:
             self.script.off = True
@@ -383,13 +384,13 @@ class StepThrough(StepPanels):
 
     def _draw_moves(self, decision: bool) -> None:
         legal = self.game.legal_moves() if decision else []
-        self._legal = {str(m): m for m in legal}
+        self._legal = {self._move_words(m): m for m in legal}
         scripted = self.script.next_move()
         players = self.game.table.players
         while len(self._buttons) < len(legal):
             self._buttons.append(self._move_button())
         for b, (text, move) in zip(self._buttons, self._legal.items(), strict=False):
-            is_next = scripted is not None and same_move(scripted, text)
+            is_next = scripted is not None and same_move(scripted, str(move))
             seat = players.index(move.player)
             with b.hold_sync():  # one message per button, not one per trait
                 b.description = text
@@ -399,7 +400,7 @@ class StepThrough(StepPanels):
                 b._dom_classes = ("fsm-move", f"fsm-move-{seat}", *(("fsm-move-scripted",) if is_next else ()))
         self.moves_box.children = tuple(self._buttons[: len(legal)])
         if legal:
-            example = next((str(m) for m in legal if m.verb != "pass"), str(legal[0]))
+            example = self._move_words(next((m for m in legal if m.verb != "pass"), legal[0]))
             self.try_text.placeholder = self._say(N_("e.g. {move}")).format(move=example)
 
     def _move_button(self) -> w.Button:

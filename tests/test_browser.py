@@ -149,7 +149,9 @@ def test_tim_ctr_2_a_japanese_notebook_in_a_japanese_jupyterlab(chromium: str, l
             step = page.locator(f"{PANEL} .fsm-step").first
             assert "の判断" in step.locator(".fsm-header").inner_text()
             assert step.locator(".fsm-why-button").inner_text().strip() == "なぜ不可?"
-            step.locator(".fsm-move-scripted").first.click()
+            scripted = step.locator(".fsm-move-scripted").first
+            assert scripted.inner_text().strip().endswith("発動"), scripted.inner_text()  # the move, verb last
+            scripted.click()
             _wait("B's priority", lambda: "B に反撃の優先権" in step.locator(".fsm-header").inner_text(), 30, lab_ja)
 
             step.locator(".fsm-try input").fill("A: pass")

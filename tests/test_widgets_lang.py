@@ -74,3 +74,19 @@ def test_a_refusal_is_framed_in_the_chosen_language(lang: str, said: str) -> Non
 
 def test_an_empty_move_is_explained_in_japanese() -> None:
     assert "先に手を入力してください" in opened("ja").try_move("")
+
+
+def test_lang_ja_writes_moves_the_japanese_way_and_a_button_still_plays_its_move() -> None:
+    """AB-1: in Japanese the move buttons, the example and the history write moves as the Japanese
+    reader does (verb last), the set-up is narrated in Japanese, and a button plays its move."""
+    step = StepThrough.from_scenario(FIZZLE, upto=1, lang="ja")
+    shown = [b.description for b in step.moves_box.children]
+    assert shown and all(re.search(r"(パス|発動|使用|攻撃|装備|振り直し)$", d) for d in shown), shown
+    assert not any(re.search(r"\b(pass|activate|use|of|on|by)\b", d) for d in shown), shown
+    assert not re.search(r"\b(activate|use|pass)\b", step.try_text.placeholder)
+    assert JAPANESE.search(step.game.log[0].text) and "starts at" not in step.game.log[0].text
+    before = len(step.game.log)
+    step.moves_box.children[-1].click()  # a card used: the history names it as the reader writes it
+    assert len(step.game.log) > before, step.why.value
+    history = [label for label, _i in step.history_list.options]
+    assert any("使用" in label for label in history) and not any(" by " in label for label in history), history
