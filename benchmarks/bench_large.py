@@ -1,4 +1,4 @@
-"""(b3) One large designer table explored to completion at a depth bound (issue 16), opt-in.
+"""(b5) One large designer table explored to completion at a depth bound (issue 16), opt-in.
 
     .venv/bin/python benchmarks/run.py --large [--json]     # as one of the benchmarks
     .venv/bin/python benchmarks/bench_large.py [--depth N]   # on its own, with progress
