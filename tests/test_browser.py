@@ -15,6 +15,7 @@ the widget's Japanese and the clause.  Screenshot: ``test-artifacts/browser-note
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -305,7 +306,17 @@ def test_a_saved_notebook_reopens_without_widget_errors_and_stays_as_committed(c
             before = saved.stat().st_mtime_ns
             page.locator(f"{PANEL} .jp-Cell").first.click()
             page.keyboard.press("Control+s")
-            _wait("the notebook to be saved", lambda: saved.stat().st_mtime_ns != before, 30, lab)
+
+            def written() -> bool:  # saved, and whole: the server may be mid-write when the time changes
+                if saved.stat().st_mtime_ns == before:
+                    return False
+                try:
+                    json.loads(saved.read_bytes())
+                except ValueError:
+                    return False
+                return True
+
+            _wait("the notebook to be saved", written, 30, lab)
             assert saved.read_bytes() == (REPO / "notebooks" / NOTEBOOK).read_bytes(), "saving changed the file"
             page.reload()
             page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
