@@ -29,6 +29,7 @@ is a list, dict or set must be one of these (or a tuple), bound in ``Unit._bind`
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields
@@ -188,18 +189,33 @@ def _rebuild(items: dict[str, P]) -> SharedDict[P]:
     return SharedDict(None, {k: p.copy_for(None) for k, p in items.items()})
 
 
+#: How a container inside a unit knows its unit: weakly, so that a unit and its skill pools
+#: form no reference cycle and a table the explorer drops is freed at once, not at the next
+#: garbage collection (a copy per move made that garbage pile up between collections).
+PartRef = weakref.ReferenceType["Shared"]
+
+
+def _owner(ref: PartRef | None) -> Shared | None:
+    return ref() if ref is not None else None  # a dead unit shares its containers with nobody
+
+
 class HeldCounter(Counter[str]):
     """A skill pool inside a unit: a Counter that refuses writes while its unit is shared."""
 
     __slots__ = ("_part",)  # no instance dict: a unit copy holds three of these
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._part: Shared | None = None
+        self._part: PartRef | None = None
         super().__init__(*args, **kwargs)
 
+    @property
+    def part(self) -> Shared | None:
+        return _owner(self._part)
+
     def _check(self) -> None:
-        if self._part is not None:
-            self._part._check_write("the skills")
+        part = _owner(self._part)
+        if part is not None:
+            part._check_write("the skills")
 
     def __setitem__(self, key: str, value: int) -> None:
         self._check()
@@ -243,12 +259,17 @@ class HeldSet(set[str]):
     __slots__ = ("_part",)
 
     def __init__(self, *args: Any) -> None:
-        self._part: Shared | None = None
+        self._part: PartRef | None = None
         super().__init__(*args)
 
+    @property
+    def part(self) -> Shared | None:
+        return _owner(self._part)
+
     def _check(self) -> None:
-        if self._part is not None:
-            self._part._check_write("the declared abilities")
+        part = _owner(self._part)
+        if part is not None:
+            part._check_write("the declared abilities")
 
     def add(self, item: str) -> None:
         self._check()
@@ -302,10 +323,14 @@ class HeldSkills(SkillPool):
     """A unit's :class:`~fsm.skills.SkillPool`, whose pools are :class:`HeldCounter` and whose
     fields refuse to be replaced while its unit is shared; equal to a plain pool of the same skills."""
 
-    _part: Shared | None = None
+    _part: PartRef | None = None
+
+    @property
+    def part(self) -> Shared | None:
+        return _owner(self._part)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        part = self._part
+        part = _owner(self._part)
         if part is not None:
             part._check_write("the skills")
             value = held_counter(value, part)
@@ -324,17 +349,17 @@ class HeldSkills(SkillPool):
 
 def held_skills(pool: SkillPool, part: Shared) -> HeldSkills:
     out = HeldSkills(held_counter(pool.base, part), held_counter(pool.consumed, part), held_counter(pool.granted, part))
-    out.__dict__["_part"] = part
+    out.__dict__["_part"] = weakref.ref(part)
     return out
 
 
 def held_counter(pool: Mapping[str, int], part: Shared) -> HeldCounter:
     out = HeldCounter(pool)
-    out._part = part
+    out._part = weakref.ref(part)
     return out
 
 
 def held_set(items: Iterable[str], part: Shared) -> HeldSet:
     out = HeldSet(items)
-    out._part = part
+    out._part = weakref.ref(part)
     return out

@@ -77,7 +77,7 @@ def _frozen(obj: object) -> bool:
     """A shared part whose writes are refused (fsm/sharing.py), or a container inside one."""
     from fsm.sharing import Shared
 
-    owner = obj if isinstance(obj, Shared) else getattr(obj, "_part", None)
+    owner = obj if isinstance(obj, Shared) else getattr(obj, "part", None)
     return isinstance(owner, Shared) and owner._lease is not None and not owner._lease.valid
 
 

@@ -134,3 +134,28 @@ def test_flow_zones_a_shared_part_refuses_writes_outside_a_move() -> None:
         table.cards["石つぶて"].zone = "graveyard"
     assert snap.table.cards["石つぶて"].zone == "hand"
     assert table.key() == _key_from_scratch(table) != snap.table.key()
+
+
+def test_a_dropped_table_is_freed_without_waiting_for_the_garbage_collector() -> None:
+    """A unit and its skill pools hold each other weakly (fsm.sharing.PartRef): a table the
+    explorer drops is freed as soon as nothing holds it.  With a strong reference back, every
+    unit a move copies was a cycle left for the collector, and the explorer's memory grew
+    between collections."""
+    import gc
+    import weakref
+
+    game = _game(0, 1)
+    original = game.table
+    game.table = original.copy()
+    game.apply("A: use 石つぶて by 岩の巨人 on 水の精")  # copies the user and the target for writing
+    played = game.table
+    copied = [weakref.ref(u) for k, u in played.units.items() if u is not original.units[k]]
+    assert copied, "the move copied no unit"
+    assert all(u().skills.base.part is u() for u in copied)  # type: ignore[union-attr]
+    game.table = original
+    gc.disable()
+    try:
+        del played
+        assert [r for r in copied if r() is not None] == []
+    finally:
+        gc.enable()
