@@ -2,16 +2,20 @@
 
 The split: this process plays the first moves breadth first until there are enough
 unfinished tables to share out (:data:`SPLIT_PER_JOB` per job, or every line has ended).
-Each of those tables becomes a :class:`Task` — the scenario and the moves that reach the
-table — which a worker process replays and explores depth first with its own visited set,
-skipping the tables that tasks finished before it played to the end.  Two workers running
-at once may still reach the same table, so each returns a :class:`fsm.search.Visit` per
-table digest (BLAKE2, so that processes agree on it) and the merge counts every table
-once: the tables, moves, endings, dead ends and errors are those of ``--jobs 1``.  Only
-the example lines may differ (each is one of the shortest lines a worker found).
+Each of those tables becomes a :class:`Task` (the scenario and the moves that reach the
+table), which a worker process replays and explores depth first with its own visited set.
+On one machine the workers also share a table of claimed digests
+(:class:`fsm.visited.Claims`): every table the split visited, and every table a worker
+takes on, is explored by one worker only, the others leave it.  Claims can be lost, and
+workers elsewhere share none, so each worker returns its :class:`fsm.visited.Visits` (per
+table digest) and the merge counts every table once: the tables, moves, endings, dead ends
+and errors are those of ``--jobs 1``.  Only the example lines may differ (each is one of
+the shortest lines a worker found).
 
 The tasks are plain data and the worker a plain function, so the same split runs on a
 cluster through any ``concurrent.futures``-style executor (docs/designer.md: Dask, Ray).
+Workers forked from this process share its string hashing and digest with ``hash()``;
+elsewhere they digest with BLAKE2 so that they agree on every table's digest.
 """
 
 from __future__ import annotations
@@ -19,15 +23,16 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, replace
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import BadInput
 from .i18n import _
 from .position import game_at
-from .search import CUT_EXAMPLES, Ending, Judge, Line, Report, Search, Visit, _moves
+from .search import CUT_EXAMPLES, Ending, Judge, Line, Node, Report, Search, _moves, playing
+from .visited import Claims, Visits
 
 #: Unfinished tables handed out per job: more than one, so that a worker whose share
 #: ends early picks up another instead of idling.
@@ -53,29 +58,38 @@ class Task:
     digest: int  # the table those moves reach, as the splitting process saw it
     max_states: int | None
     max_memory: int | None
-    known: frozenset[int] = frozenset()  # tables a finished task explored, with all that follows them
     machines: str = "compiled"  # how the machines run (fsm.search.MACHINES)
+    stable: bool = True  # BLAKE2 digests (False: hash(), for workers forked from the splitter)
 
 
-def run_task(task: Task) -> tuple[dict[int, Visit], Report]:
+#: The digest table this machine's workers share (set in each local worker process).
+_claims: Claims | None = None
+
+
+def _share(claims: Claims) -> None:
+    global _claims
+    _claims = claims
+
+
+def run_task(task: Task) -> tuple[Visits, Report]:
     """A worker: replay the task's moves, explore depth first, return what each table gave."""
     game = game_at(task.path, task.position, task.variants)
     root = game.table.copy()
     judge = Judge(game, root)
     log_length = len(game.log)
     line: Line = None
-    for move in task.moves:
-        game.apply(move, atomic=False)
-        del game.log[log_length:]
-        line = (move, line)
+    with playing(game, task.machines):
+        for move in task.moves:
+            game.apply(move, atomic=False)
+            del game.log[log_length:]
+            line = (move, line)
     report = Report(task.path, task.position, None, {}, budget=task.max_states, max_memory=task.max_memory)
     search = Search(
-        game, judge, report, game.table, line,
-        max_states=task.max_states, max_memory=task.max_memory, record=True, stable=True, machines=task.machines,
+        game, judge, report, game.table, line, max_states=task.max_states, max_memory=task.max_memory, record=True,
+        stable=task.stable, machines=task.machines, claims=_claims,
     )  # fmt: skip
-    if search.digest(game.table) != task.digest:
+    if search.start_digest != task.digest:
         raise RuntimeError(f"replaying {' · '.join(task.moves)} did not reach the table the split saw")
-    search.seen |= task.known  # explored to the end elsewhere: not again here
     search.run(None)
     assert search.visits is not None
     return search.visits, report
@@ -94,88 +108,60 @@ def explore_parallel(
 ) -> Report:
     """Explore a scenario file to the end of every line on ``jobs`` processes.
 
-    The budget and the memory limit apply to each worker's share.  ``executor`` runs the
-    tasks elsewhere (see :class:`Submitter`); by default a local process pool.
+    The budget and the memory limit apply to each worker's share (a worker stopped by either
+    leaves its report, and the merged one, partial).  ``executor`` runs the tasks elsewhere
+    (see :class:`Submitter`); by default a local process pool.
     """
     if jobs < 1:
         raise BadInput(_("--jobs must be 1 or more, not {jobs}").format(jobs=jobs))
     began = time.perf_counter()
+    context = _context()
+    stable = executor is not None or context.get_start_method() != "fork"
     game = game_at(path, position, variants or {})
     root = game.table.copy()
     judge = Judge(game, root)
     report = Report(str(path), position, None, dict(game.variants.changed()), budget=max_states, max_memory=max_memory)
-    split = Search(game, judge, Report(str(path), position, None, {}), root, record=True, stable=True)
-    split.visited(root, None)
-    frontier: list[tuple[Any, Line]] = [] if judge.ended(root) else [(root, None)]
-    for _round in range(MAX_SPLIT_MOVES):
-        if not frontier or len(frontier) >= SPLIT_PER_JOB * jobs:
-            break
-        frontier = [child for table, line in frontier for child in split.children(table, line)]
+    quiet = Report(str(path), position, None, {})
+    split = Search(game, judge, quiet, root, record=True, stable=stable, machines=machines)
+    split.visited(root, None, split.start_digest)
+    frontier: list[Node] = [] if judge.ended(root) else [(root, None, split.start_digest)]
+    with playing(game, machines):
+        for _round in range(MAX_SPLIT_MOVES):
+            if not frontier or len(frontier) >= SPLIT_PER_JOB * jobs:
+                break
+            frontier = [child for node in frontier for child in split.children(*node)]
     tasks = [
-        Task(
-            str(path),
-            position,
-            dict(variants or {}),
-            _moves(line),
-            split.digest(table),
-            max_states,
-            max_memory,
-            machines=machines,
-        )
-        for table, line in frontier
+        Task(str(path), position, dict(variants or {}), _moves(line), digest, max_states, max_memory, machines, stable)
+        for _table, line, digest in frontier
     ]
-    parts: list[tuple[dict[int, Visit], Report]] = [(split.visits or {}, split.report)]
+    assert split.visits is not None
+    parts: list[tuple[Visits, Report]] = [(split.visits, split.report)]
     if tasks and executor is not None:
         parts += [f.result() for f in [executor.submit(run_task, t) for t in tasks]]
     elif tasks:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
-            parts += _share_as_they_finish(pool, tasks, jobs)
+        claims = Claims(context=context)
+        for d in split.seen:  # expanded by the split, or some task's own start: no worker's to take
+            claims.claim(d)
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_share, initargs=(claims,)) as pool:
+            parts += [f.result() for f in [pool.submit(run_task, t) for t in tasks]]
     _merge(report, parts)
     report.seconds = time.perf_counter() - began
     return report
 
 
-def _share_as_they_finish(
-    pool: ProcessPoolExecutor, tasks: list[Task], jobs: int
-) -> list[tuple[dict[int, Visit], Report]]:
-    """Run the tasks ``jobs`` at a time; each new one skips what finished tasks explored to the
-    end (their lines often meet: transpositions), so workers repeat less of each other's work."""
-    out: list[tuple[dict[int, Visit], Report]] = []
-    known: set[int] = set()
-    waiting = list(reversed(tasks))
-    running: set[Future[tuple[dict[int, Visit], Report]]] = set()
-    while waiting or running:
-        while waiting and len(running) < jobs:
-            task = waiting.pop()
-            if task.digest not in known:  # else a finished task already played it to the end
-                running.add(pool.submit(run_task, replace(task, known=frozenset(known))))
-        if not running:
-            continue
-        done, running = wait(running, return_when=FIRST_COMPLETED)
-        for f in done:
-            visits, report = f.result()
-            out.append((visits, report))
-            if report.complete:  # every line after these tables was played to its end
-                known.update(visits)
-    return out
-
-
 def _context() -> Any:
     """Fork where there is fork: the workers then share this process's string hashing, so
-    they order what the engine keeps in sets as this process does."""
+    they order what the engine keeps in sets as this process does, and digest as it does."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
-def _merge(report: Report, parts: list[tuple[dict[int, Visit], Report]]) -> None:
+def _merge(report: Report, parts: list[tuple[Visits, Report]]) -> None:
     """Count every table once, whichever part reached it; keep the shortest example lines."""
-    visits: dict[int, Visit] = {}
+    visits = Visits()
     examples: dict[tuple[Any, ...], Ending] = {}
     for part_visits, part in parts:
-        for digest, visit in part_visits.items():
-            known = visits.setdefault(digest, visit)
-            if known.moves < 0 <= visit.moves:  # reached here unexpanded, expanded there
-                known.moves, known.errors, known.dead_end = visit.moves, visit.errors, visit.dead_end
+        visits.merge(part_visits)
         for signature, ending in part.endings.items():
             if signature not in examples or len(ending.line) < len(examples[signature].line):
                 examples[signature] = ending
@@ -185,15 +171,14 @@ def _merge(report: Report, parts: list[tuple[dict[int, Visit], Report]]) -> None
             report.stopped_by, report.truncated = part.stopped_by, True
         report.cut += part.cut
         report.cut_lines += part.cut_lines[: CUT_EXAMPLES - len(report.cut_lines)]
-    report.states = len(visits)
-    report.moves = sum(v.moves for v in visits.values() if v.moves > 0)
-    report.errors = [e for v in visits.values() for e in v.errors]
-    report.dead_ends = [v.dead_end for v in visits.values() if v.dead_end is not None]
+    report.states = len(visits.moves)
+    report.moves = sum(n for _d, n in visits.moves.items() if n > 0)
+    report.errors = [e for errors in visits.errors.values() for e in errors]
+    report.dead_ends = list(visits.dead_ends.values())
     report.revisits = report.moves - len(report.errors) - (report.states - 1)
     counts: dict[tuple[Any, ...], int] = {}
-    for v in visits.values():
-        if v.ending is not None:
-            counts[v.ending] = counts.get(v.ending, 0) + 1
+    for signature in visits.endings.values():
+        counts[signature] = counts.get(signature, 0) + 1
     report.ended = sum(counts.values())
     for signature, n in counts.items():
         e = examples[signature]

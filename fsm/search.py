@@ -3,33 +3,36 @@
 :class:`Search` plays every legal move through the engine's public surface
 (``legal_moves`` / ``apply``), remembers each visited table by a 64-bit digest of
 :meth:`fsm.model.Table.key` together with what has resolved or fizzled since the start, and
-fills a :class:`Report`.  It walks depth first: memory holds the visited digests and one
-table per move of the current line.  With a depth bound each digest also keeps the fewest
-moves it was reached in, and a table reached again in fewer is explored again from there,
-so every line is cut at the same depth and the tables, moves and endings are those of a
-breadth-first walk, which held a whole level of tables (:meth:`Search.breadth_first`, kept
-to measure against).  :class:`Judge` says whether play has ended at a table and how (see
-:mod:`fsm.explorer`).
+fills a :class:`Report`.  It walks depth first: memory holds the visited digests
+(:mod:`fsm.visited`, about 16 bytes each) and one table per move of the current line.
+With a depth bound each digest also keeps the fewest moves it was reached in, and a table
+reached again in fewer is explored again from there, so every line is cut at the same
+depth and the tables, moves and endings are those of a breadth-first walk, which held a
+whole level of tables (:meth:`Search.breadth_first`, kept to measure against).
+:class:`Judge` says whether play has ended at a table and how (see :mod:`fsm.explorer`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator
-from contextlib import nullcontext
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .compiled import compiled_machines
 from .engine import Game
 from .errors import BadInput
 from .i18n import N_, _, language, using
 from .model import Table
+from .visited import Claims, DigestMap, Visits
 
 #: How the machines run while exploring: from their compiled tables (the default, fsm.compiled),
 #: or through python-statemachine itself.  Both give the same reports (tests/test_compiled.py).
 MACHINES = ("compiled", "statecharts")
+
+T = TypeVar("T")
 
 #: How many of the cut lines a report keeps as examples.
 CUT_EXAMPLES = 5
@@ -39,6 +42,8 @@ ENDED = -1
 #: A line of play, stored as a linked list (move text, previous node) so that lines that
 #: share a beginning share its storage.
 Line = tuple[str, "Line"] | None
+#: A table to explore: the table, the line that reached it, its digest.
+Node = tuple[Table, Line, int]
 
 
 #: How an ending's result and state words read (``results`` keeps the English words as data).
@@ -229,6 +234,7 @@ class Judge:
         self.active = root.active
         self.zones = {**{u.id: u.zone for u in root.units.values()}, **{c.id: c.zone for c in root.cards.values()}}
         self.words = {u.id: u.state_words() for u in root.units.values()}
+        self.same: dict[Any, Any] = {}  # one copy of each word an ending keeps (endings repeat them)
 
     def ended(self, t: Table) -> bool:
         if t.chain:
@@ -262,25 +268,20 @@ class Judge:
             changed = [w for w in u.state_words().split() if w not in before]
             if changed:
                 units.append((u.name, " ".join(changed)))
-        return Ending(self.results(t), tuple(sorted(zones)), tuple(sorted(units)))
+        return Ending(self._kept(self.results(t)), self._kept(zones), self._kept(units))
 
-
-@dataclass(slots=True)
-class Visit:
-    """What one visited table contributed, kept per digest when a search is split across
-    processes (:mod:`fsm.parallel`), so that tables two workers both reach count once."""
-
-    chain: int  # chain length at this table
-    ending: tuple[Any, ...] | None = None  # the ending's signature if play ended here
-    moves: int = -1  # moves played from it; -1: not expanded
-    errors: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
-    dead_end: tuple[str, tuple[str, ...]] | None = None
+    def _kept(self, words: Iterable[T]) -> tuple[T, ...]:
+        """Sorted, each word the one copy of it that endings keep."""
+        same = self.same
+        return tuple(sorted(same.setdefault(w, w) for w in words))
 
 
 class Search:
     """One exploration from ``start``: the visited digests, the counts, and the two ways to
-    walk the lines.  ``record`` keeps a :class:`Visit` per digest (``visits``); ``stable``
-    digests with BLAKE2 instead of ``hash()``, so that other processes agree on them."""
+    walk the lines.  ``record`` keeps :class:`fsm.visited.Visits` per digest (``visits``);
+    ``stable`` digests with BLAKE2 instead of ``hash()``, so that processes that do not share
+    this one's string hashing agree on them; ``claims`` (:class:`fsm.visited.Claims`) leaves a
+    table another worker process has claimed to that worker."""
 
     MEMORY_EVERY = 256  # tables expanded between two looks at the process's memory
 
@@ -298,21 +299,24 @@ class Search:
         record: bool = False,
         stable: bool = False,
         machines: str = "compiled",
+        claims: Claims | None = None,
     ) -> None:
         if machines not in MACHINES:
             message = _("--machines must be one of {allowed}, not {value!r}")
             raise BadInput(message.format(allowed=", ".join(MACHINES), value=machines))
         self.game, self.judge, self.report, self.start, self.line = game, judge, report, start, line
-        self.machines = machines
+        self.machines, self.claims = machines, claims
         self.dedup, self.max_states, self.max_memory, self.stable = dedup, max_states, max_memory, stable
         self.log_length = len(game.log)
-        self.visits: dict[int, Visit] | None = {} if record else None
-        self.seen: set[int] = {self.digest(start)}
+        self.visits: Visits | None = Visits() if record else None
+        self.start_digest = self.digest(start)
+        self.seen = DigestMap([self.start_digest])
         self.expanded = 0
         # with a depth bound: digest → fewest moves it was reached in (ENDED once play ended there)
-        self.depths: dict[int, int] | None = None
+        self.depths: DigestMap | None = None
         self.bound = 0
         self.cut_examples: dict[int, Line] = {}
+        self.texts: dict[str, str] = {}
 
     def digest(self, t: Table) -> int:
         if self.stable:
@@ -322,25 +326,15 @@ class Search:
 
     def run(self, depth: int | None, breadth_first: bool = False) -> None:
         """Walk every line from the start (depth first, unless ``breadth_first`` with a bound)
-        and fill the report.
-
-        Nothing is narrated meanwhile (each move's log would be thrown away; what a step settles
-        on the table is settled all the same), the language is settled once for the whole walk,
-        and the machines run as ``machines`` says."""
-        compiled = compiled_machines(self.game) if self.machines == "compiled" else nullcontext()
-        narration = self.game.narration
-        quiet, narration.quiet = narration.quiet, True
-        try:
-            with using(language(self.game.lang)), compiled:
-                self._walk(depth, breadth_first)
-        finally:
-            narration.quiet = quiet
+        and fill the report."""
+        with playing(self.game, self.machines):
+            self._walk(depth, breadth_first)
 
     def _walk(self, depth: int | None, breadth_first: bool) -> None:
         report, start = self.report, self.start
         report.states = 1
         report.longest_chain = len(start.chain)
-        self.visited(start, self.line)
+        self.visited(start, self.line, self.start_digest)
         if self.judge.ended(start):
             return
         if depth is not None and not breadth_first:
@@ -348,9 +342,9 @@ class Search:
             return
         pending = self.depth_first() if depth is None else self.breadth_first(depth)
         report.cut = len(pending)
-        report.cut_lines = [_moves(line) for _, line in pending[:CUT_EXAMPLES]]
+        report.cut_lines = [_moves(line) for _, line, _d in pending[:CUT_EXAMPLES]]
 
-    def visited(self, t: Table, line: Line) -> None:
+    def visited(self, t: Table, line: Line, digest: int) -> None:
         """A new table: its chain, and its ending if play ended there."""
         report = self.report
         if len(t.chain) > report.longest_chain:
@@ -359,35 +353,35 @@ class Search:
         ended = self.judge.ended(t)
         signature = _record_ending(report, self.judge, t, line) if ended else None
         if self.visits is not None:
-            self.visits[self.digest(t)] = Visit(len(t.chain), signature)
+            self.visits.reached(digest, signature)
 
-    def breadth_first(self, depth: int) -> list[tuple[Table, Line]]:
+    def breadth_first(self, depth: int) -> list[Node]:
         """Level by level; returns the tables left unexpanded (cut)."""
-        frontier: list[tuple[Table, Line]] = [(self.start, self.line)]
+        frontier: list[Node] = [(self.start, self.line, self.start_digest)]
         for _level in range(depth):
-            following: list[tuple[Table, Line]] = []
-            for n, (table, line) in enumerate(frontier):
+            following: list[Node] = []
+            for n, node in enumerate(frontier):
                 if self.must_stop():
                     return following + frontier[n:]  # never expanded: counted with the lines cut
-                following += list(self.children(table, line))
+                following += list(self.children(*node))
             frontier = following
             if not frontier:
                 break
         return frontier
 
-    def depth_first(self) -> list[tuple[Table, Line]]:
+    def depth_first(self) -> list[Node]:
         """One line at a time: a stack of tables whose moves are being tried, each child made
         only when its turn comes, so memory holds one table per move of the current line."""
-        stack: list[tuple[Table, Line, Iterator[tuple[Table, Line]]]] = []
-        table, line = self.start, self.line
+        stack: list[tuple[Node, Iterator[Node]]] = []
+        node: Node = (self.start, self.line, self.start_digest)
         while True:
             if self.must_stop():  # the tables whose moves were not all tried are the lines cut
-                return [(t, ln) for t, ln, _ in reversed(stack)] + [(table, line)]
-            stack.append((table, line, self.children(table, line)))
+                return [n for n, _ in reversed(stack)] + [node]
+            stack.append((node, self.children(*node)))
             while stack:
-                child = next(stack[-1][2], None)
+                child = next(stack[-1][1], None)
                 if child is not None:
-                    table, line = child
+                    node = child
                     break
                 stack.pop()
             else:
@@ -401,21 +395,23 @@ class Search:
         counted the first time it was explored, and are not again).  What is left at the bound
         is what the bound cut.  Memory: the digests with their depths, and the current line."""
         self.bound = depth
-        self.depths = {self.digest(self.start): 0}
+        self.depths = DigestMap(values="i")
+        self.depths[self.start_digest] = 0
         if depth == 0:
             self.report.cut, self.report.cut_lines = 1, [_moves(self.line)]
             return
-        stack: list[tuple[int, Iterator[tuple[Table, Line, bool]]]] = []
-        table, line, level, again = self.start, self.line, 0, False
+        stack: list[tuple[int, Iterator[tuple[Node, bool]]]] = []
+        node: Node = (self.start, self.line, self.start_digest)
+        level, again = 0, False
         while True:
             if self.must_stop():  # the tables whose moves were not all tried are cut too
                 self._count_cut(len(stack) + 1)
                 return
-            stack.append((level, self._children(table, line, level + 1, again)))
+            stack.append((level, self._children(*node, level + 1, again)))
             while stack:
                 child = next(stack[-1][1], None)
                 if child is not None:
-                    (table, line, again), level = child, stack[-1][0] + 1
+                    (node, again), level = child, stack[-1][0] + 1
                     break
                 stack.pop()
             else:
@@ -443,30 +439,29 @@ class Search:
         report.truncated = report.stopped_by is not None
         return report.truncated
 
-    def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line]]:
+    def children(self, table: Table, line: Line, digest: int) -> Iterator[Node]:
         """Play every legal move from ``table``; yields the new tables where play goes on."""
-        for child, node, _played in self._children(table, line):
-            yield child, node
+        for child, _again in self._children(table, line, digest):
+            yield child
 
     def _children(
-        self, table: Table, line: Line, level: int = 0, again: bool = False
-    ) -> Iterator[tuple[Table, Line, bool]]:
+        self, table: Table, line: Line, digest: int, level: int = 0, again: bool = False
+    ) -> Iterator[tuple[Node, bool]]:
         """:meth:`children`, and with a depth bound (``level``: the children's moves from the
         start) also a known table reached in fewer moves than before; ``again``: ``table`` was
         explored before, so its moves are not counted twice.  Each child comes with whether it
         was explored before."""
-        game, report, depths = self.game, self.report, self.depths
+        game, report, depths, visits = self.game, self.report, self.depths, self.visits
         game.table = table
         legal = game.legal_moves()
-        visit = self.visits[self.digest(table)] if self.visits is not None else None
-        if visit is not None:
-            visit.moves = len(legal)
+        if visits is not None:
+            visits.moves[digest] = len(legal)
         if not legal:
             if not again:
                 where = " / ".join(str(v) for v in game.flow.configuration_values)
                 report.dead_ends.append((where, _moves(line)))
-                if visit is not None:
-                    visit.dead_end = report.dead_ends[-1]
+                if visits is not None:
+                    visits.dead_ends[digest] = report.dead_ends[-1]
             return
         for move in legal:
             game.table = table.copy()
@@ -476,13 +471,14 @@ class Search:
             except Exception as err:  # a legal move the engine cannot play: report, go on
                 if not again:
                     report.errors.append((f"{type(err).__name__}: {err}", (*_moves(line), str(move))))
-                    if visit is not None:
-                        visit.errors.append(report.errors[-1])
+                    if visits is not None:
+                        visits.errors.setdefault(digest, []).append(report.errors[-1])
                 continue
             finally:
                 del game.log[self.log_length :]
             child = game.table
-            node: Line = (str(move), line)
+            text = str(move)
+            node: Line = (self.texts.setdefault(text, text), line)  # lines share each move's text
             if depths is not None and self.dedup:
                 key = self.digest(child)
                 known = depths.get(key)
@@ -491,27 +487,43 @@ class Search:
                     if known > level:  # fewer moves than before: what follows may now fit the bound
                         depths[key] = level
                         if level < self.bound:
-                            yield child, node, known < self.bound
+                            yield (child, node, key), known < self.bound
                     continue
                 depths[key] = level
             elif self.dedup:
                 key = self.digest(child)
-                if key in self.seen:
-                    report.revisits += 1
+                if not self.seen.add(key) or (self.claims is not None and not self.claims.claim(key)):
+                    report.revisits += 1  # seen here, or another worker's to explore
                     continue
-                self.seen.add(key)
             elif depths is not None:  # a tree search: every line is its own, counted at the bound
                 key = report.states
                 depths[key] = level
+            else:
+                key = report.states
             report.states += 1
-            self.visited(child, node)
+            self.visited(child, node, key)
             if self.judge.ended(child):
                 if depths is not None:
                     depths[key] = ENDED
             elif depths is None or level < self.bound:
-                yield child, node, False
+                yield (child, node, key), False
             elif len(self.cut_examples) < CUT_EXAMPLES * 4:
                 self.cut_examples[key] = node
+
+
+@contextmanager
+def playing(game: Game, machines: str = "compiled") -> Iterator[None]:
+    """How a search plays moves: nothing narrated (each move's log would be thrown away; what
+    a step settles on the table is settled all the same), the language settled once for the
+    whole walk, and the machines run as ``machines`` says (:data:`MACHINES`)."""
+    compiled = compiled_machines(game) if machines == "compiled" else nullcontext()
+    narration = game.narration
+    quiet, narration.quiet = narration.quiet, True
+    try:
+        with using(language(game.lang)), compiled:
+            yield
+    finally:
+        narration.quiet = quiet
 
 
 def _resident_bytes() -> int:
