@@ -121,8 +121,8 @@ def explore_parallel(
     root = game.table.copy()
     judge = Judge(game, root)
     report = Report(str(path), position, None, dict(game.variants.changed()), budget=max_states, max_memory=max_memory)
-    quiet = Report(str(path), position, None, {})
-    split = Search(game, judge, quiet, root, record=True, stable=stable, machines=machines)
+    split_report = Report(str(path), position, None, {})
+    split = Search(game, judge, split_report, root, record=True, stable=stable, machines=machines)
     split.visited(root, None, split.start_digest)
     frontier: list[Node] = [] if judge.ended(root) else [(root, None, split.start_digest)]
     with playing(game, machines):
