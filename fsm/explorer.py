@@ -402,7 +402,14 @@ def _position(report: Report) -> str:
 
 def _bounds(report: Report) -> str:
     depth = _("no depth bound") if report.depth is None else _("depth {depth}").format(depth=report.depth)
-    budget = _("no budget") if report.budget is None else _("budget {budget:,} tables").format(budget=report.budget)
+    if report.budget is None:
+        budget = _("no budget")
+    elif report.shares:
+        budget = _("budget {budget:,} tables for each of {shares:,} shares").format(
+            budget=report.budget, shares=report.shares
+        )
+    else:
+        budget = _("budget {budget:,} tables").format(budget=report.budget)
     return _("{depth}, {budget}").format(depth=depth, budget=budget)
 
 

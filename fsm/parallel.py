@@ -144,6 +144,7 @@ def explore_parallel(
             claims.claim(d)
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_share, initargs=(claims,)) as pool:
             parts += [f.result() for f in [pool.submit(run_task, t) for t in tasks]]
+    report.shares = len(tasks) or None
     _merge(report, parts)
     report.seconds = time.perf_counter() - began
     return report

@@ -145,6 +145,7 @@ class Report:
     truncated: bool = False  # stopped by the budget or the memory limit (see stopped_by)
     stopped_by: str | None = None  # "budget" (max_states) or "memory" (max_memory), else None
     max_memory: int | None = None  # bytes
+    shares: int | None = None  # with --jobs: the worker shares, each with the budget and memory limit
 
     @property
     def complete(self) -> bool:
@@ -162,11 +163,12 @@ class Report:
         """The cut in words: ``"1,204 lines cut by the budget of 3,000 tables"``."""
         if self.complete:
             return _("complete: every line ended")
-        if self.cut_by == "budget":
+        if self.cut_by == "budget" and self.shares:
+            why = _("the budget of {budget:,} tables a share").format(budget=self.budget)
+        elif self.cut_by == "budget":
             why = _("the budget of {budget:,} tables").format(budget=self.budget)
         elif self.cut_by == "memory":
-            megabytes = (self.max_memory or 0) / 2**20
-            why = _("the memory limit of {megabytes:,.0f} MB (a partial report)").format(megabytes=megabytes)
+            why = _("the memory limit of {size} (a partial report)").format(size=size_text(self.max_memory or 0))
         else:
             why = _("the depth bound of {depth} moves").format(depth=self.depth)
         said = _("{count:,} line cut by {why}") if self.cut == 1 else _("{count:,} lines cut by {why}")
@@ -212,6 +214,7 @@ class Report:
             "truncated": self.truncated,
             "cut_by": self.cut_by,
             "max_memory": self.max_memory,
+            "shares": self.shares,
             "cut_lines": [list(line) for line in self.cut_lines],
             "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
             "errors": [{"error": e, "line": list(line)} for e, line in self.errors],
@@ -524,6 +527,14 @@ def playing(game: Game, machines: str = "compiled") -> Iterator[None]:
             yield
     finally:
         narration.quiet = quiet
+
+
+def size_text(n: int) -> str:
+    """Bytes as ``--max-memory`` takes them: ``"500M"``, ``"2G"``, ``"1K"`` (binary units)."""
+    for unit, size in (("G", 2**30), ("M", 2**20), ("K", 2**10)):
+        if n >= size:
+            return f"{n / size:,.4g}{unit}"
+    return f"{n} bytes"
 
 
 def _resident_bytes() -> int:

@@ -326,7 +326,7 @@ def test_max_memory_stops_cleanly_with_a_partial_report_that_says_so() -> None:
         [sys.executable, "-m", "fsm", "explore", str(path), "--max-memory", "1K"],
         capture_output=True, text=True, cwd=REPO, env={**os.environ, "FSM_LANG": "en"},
     )  # fmt: skip
-    assert out.returncode == 0 and "memory limit" in out.stdout, out.stderr
+    assert out.returncode == 0 and "memory limit of 1K" in out.stdout, out.stderr  # as the limit was given
     bad = subprocess.run(
         [sys.executable, "-m", "fsm", "explore", str(path), "--max-memory", "lots"],
         capture_output=True, text=True, cwd=REPO, env={**os.environ, "FSM_LANG": "en"},
@@ -345,6 +345,21 @@ def test_jobs_2_gives_the_results_of_jobs_1(name: str) -> None:
         assert getattr(one, attr) == getattr(two, attr), attr
     assert {k: e.tables for k, e in one.endings.items()} == {k: e.tables for k, e in two.endings.items()}
     assert sorted(one.dead_ends) == sorted(two.dead_ends) and sorted(one.errors) == sorted(two.errors)
+
+
+def test_jobs_says_its_budget_is_each_shares_own() -> None:
+    """With --jobs the budget applies to each worker's share: the report says so, in its header
+    and where it names the cut, rather than showing more tables than "budget 20 tables"."""
+    from fsm.explorer import format_report
+    from fsm.i18n import using
+
+    report = explore_file(SCENARIOS / "nb_sync_fizzle.yaml", jobs=2, max_states=20)
+    assert report.shares is not None and report.shares > 1 and report.states > 20 and report.cut_by == "budget"
+    with using("en"):
+        text = format_report(report)
+    assert f"budget 20 tables for each of {report.shares} shares" in text and "20 tables a share" in text
+    with using("ja"):
+        assert f"{report.shares} の分担それぞれに上限 20 局面" in format_report(report)
 
 
 def test_jobs_refuses_a_depth_bound_with_a_clear_message() -> None:
