@@ -422,10 +422,11 @@ class Search:
                 return
 
     def _count_cut(self, unfinished: int) -> None:
-        assert self.depths is not None
-        at_bound = [d for d, n in self.depths.items() if n == self.bound]
-        self.report.cut = len(at_bound) + unfinished
-        lines = [self.cut_examples[d] for d in at_bound if d in self.cut_examples]
+        depths = self.depths
+        assert depths is not None
+        # counted as they come: a list of the digests at the bound would be most of the memory
+        self.report.cut = sum(1 for _d, n in depths.items() if n == self.bound) + unfinished
+        lines = [line for d, line in self.cut_examples.items() if depths.get(d) == self.bound]
         self.report.cut_lines = [_moves(line) for line in lines[:CUT_EXAMPLES]]
 
     def must_stop(self) -> bool:
