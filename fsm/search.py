@@ -4,7 +4,7 @@
 (``legal_moves`` / ``apply``), remembers each visited table by a 64-bit digest of
 :meth:`fsm.model.Table.key` together with what has resolved or fizzled since the start, and
 fills a :class:`Report`.  It walks depth first: memory holds the visited digests
-(:mod:`fsm.visited`, about 16 bytes each) and one table per move of the current line.
+(:mod:`fsm.visited`, about 17 bytes each) and one table per move of the current line.
 With a depth bound each digest also keeps the fewest moves it was reached in, and a table
 reached again in fewer is explored again from there, so every line is cut at the same
 depth and the tables, moves and endings are those of a breadth-first walk, which held a

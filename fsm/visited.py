@@ -1,10 +1,11 @@
 """How the explorer remembers the tables it has visited: by 64-bit digest, compactly.
 
-A Python ``set`` of ints costs about 60 bytes per digest (the int object, its slot, the
-slack), and a ``dict`` of digest → depth about 100.  :class:`DigestMap` keeps the digests
+A Python ``set`` of new ints costs about 100 bytes per digest (the int object, its slot, the
+slack), and a ``dict`` of digest → depth more.  :class:`DigestMap` keeps the digests
 themselves, 8 bytes each, in flat ``array('q')`` tables with open addressing, and an optional
-small number beside each (a depth, a count of moves) in a parallel array: about 16 bytes per
-visited table for a set, about 21 with an ``'i'`` value.
+small number beside each (a depth, a count of moves) in a parallel array.  A segment doubles
+when it is 3/4 full, so a set costs 11–21 bytes a digest (17.5 in benchmarks/run.py's row
+(b)), and 16–32 with an ``'i'`` value beside each.
 
 The digests are split by their top bits into :data:`SEGMENTS` segments that grow one at a
 time, so that growing never holds two copies of the whole set, only of one segment.
@@ -37,10 +38,9 @@ class DigestMap:
     """A set of 64-bit digests, or with ``values`` (an ``array`` type code such as ``'i'``) a
     map from digest to a small integer.  ``add``/``in`` for a set; ``get``/``[d] = v`` for a map."""
 
-    __slots__ = ("_keys", "_values", "_used", "_count", "typecode")
+    __slots__ = ("_keys", "_values", "_used", "_count")
 
     def __init__(self, digests: Iterable[int] = (), values: str | None = None) -> None:
-        self.typecode = values
         self._keys = [array("q", bytes(8 * START_SLOTS)) for _ in range(SEGMENTS)]
         self._values = [array(values, [0]) * START_SLOTS for _ in range(SEGMENTS)] if values else None
         self._used = [0] * SEGMENTS
