@@ -39,7 +39,7 @@ from typing import Any
 from .engine import Game
 from .errors import BadInput
 from .i18n import N_, _, language
-from .moves import parse
+from .moves import written
 from .parallel import explore_parallel
 from .position import game_at
 from .search import Ending, Judge, Report, Search, result_text
@@ -297,10 +297,7 @@ def _moves_text(line: Iterable[str]) -> str:
 
 
 def _move_text(move: str) -> str:
-    try:
-        return parse(move).text(language())
-    except BadInput:  # not a move the reader knows: shown as it was recorded
-        return move
+    return written(move, language()) or move  # not a move the reader knows: shown as it was recorded
 
 
 def _example(line: Iterable[str]) -> str:

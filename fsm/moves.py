@@ -38,6 +38,7 @@ the Japanese one.
 from __future__ import annotations
 
 import difflib
+import functools
 from dataclasses import dataclass
 
 from .errors import BadInput
@@ -113,7 +114,7 @@ class Move:
         if v in ("use", "activate") and self.target:
             body += f" on {self.target}"
         if self.paying:
-            body += " paying " + " and ".join(self.paying)
+            body += " " + paying_text(self.paying)
         return f"{self.player}: {body}" if self.player else body
 
     def text(self, lang: str = "en") -> str:
@@ -127,6 +128,22 @@ class Move:
         ]
         body = " ".join([*words, JA_VERBS[self.verb]])
         return f"{self.player}: {body}" if self.player else body
+
+
+def paying_text(names: tuple[str, ...], lang: str = "en") -> str:
+    """What pays a 代償, as a move names it (COST-3): ``paying 炎の書 and 岩の巨人`` /
+    ``炎の書、岩の巨人 を代償に`` (the Japanese slot of :meth:`Move.text` reads the same)."""
+    return f"{'、'.join(names)} を代償に" if lang == "ja" else "paying " + " and ".join(names)
+
+
+@functools.lru_cache(maxsize=4096)
+def written(text: str, lang: str) -> str | None:
+    """A recorded move's text as a reader of ``lang`` writes it, or None for text that is not a
+    move.  Cached: histories and example lines repeat the same moves."""
+    try:
+        return parse(text).text(lang)
+    except BadInput:
+        return None
 
 
 def _expect(words: list[str], i: int, word: str, text: str) -> None:

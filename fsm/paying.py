@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .i18n import _, either
+from .i18n import _, either, language
 from .model import Ability, ChainItem, Table, Unit
+from .moves import paying_text
 from .price_parts import ZONE_WORDS, Part, flat
 from .protocol import Board, Spec
 
@@ -131,8 +132,8 @@ SHOWN = 8  # a refusal lists this many choices and counts the rest (legal_moves 
 
 
 def named(option: tuple[str, ...]) -> str:
-    """A choice as the move writes it: ``paying 炎の書 and 岩の巨人`` / ``炎の書、岩の巨人 を代償に``."""
-    return either(f"{'、'.join(option)} を代償に", "paying " + " and ".join(option))
+    """A choice as the move writes it, in the chosen language (:func:`fsm.moves.paying_text`)."""
+    return paying_text(option, language())
 
 
 def choose(

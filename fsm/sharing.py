@@ -199,14 +199,13 @@ def _owner(ref: PartRef | None) -> Shared | None:
     return ref() if ref is not None else None  # a dead unit shares its containers with nobody
 
 
-class HeldCounter(Counter[str]):
-    """A skill pool inside a unit: a Counter that refuses writes while its unit is shared."""
+class _Held:
+    """What a container inside a unit shares: which unit holds it, and the check every write
+    asks first (the subclass gives ``_part`` and names itself in ``WHAT``)."""
 
-    __slots__ = ("_part",)  # no instance dict: a unit copy holds three of these
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._part: PartRef | None = None
-        super().__init__(*args, **kwargs)
+    __slots__ = ()
+    _part: PartRef | None
+    WHAT = ""
 
     @property
     def part(self) -> Shared | None:
@@ -215,7 +214,18 @@ class HeldCounter(Counter[str]):
     def _check(self) -> None:
         part = _owner(self._part)
         if part is not None:
-            part._check_write("the skills")
+            part._check_write(self.WHAT)
+
+
+class HeldCounter(_Held, Counter[str]):
+    """A skill pool inside a unit: a Counter that refuses writes while its unit is shared."""
+
+    __slots__ = ("_part",)  # no instance dict: a unit copy holds three of these
+    WHAT = "the skills"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._part = None
+        super().__init__(*args, **kwargs)
 
     def __setitem__(self, key: str, value: int) -> None:
         self._check()
@@ -253,23 +263,15 @@ class HeldCounter(Counter[str]):
         return repr(Counter(self))
 
 
-class HeldSet(set[str]):
+class HeldSet(_Held, set[str]):
     """A set inside a unit (its declared abilities) that refuses writes while its unit is shared."""
 
     __slots__ = ("_part",)
+    WHAT = "the declared abilities"
 
     def __init__(self, *args: Any) -> None:
-        self._part: PartRef | None = None
+        self._part = None
         super().__init__(*args)
-
-    @property
-    def part(self) -> Shared | None:
-        return _owner(self._part)
-
-    def _check(self) -> None:
-        part = _owner(self._part)
-        if part is not None:
-            part._check_write("the declared abilities")
 
     def add(self, item: str) -> None:
         self._check()
@@ -319,20 +321,17 @@ class HeldSet(set[str]):
         return repr(set(self))
 
 
-class HeldSkills(SkillPool):
+class HeldSkills(_Held, SkillPool):
     """A unit's :class:`~fsm.skills.SkillPool`, whose pools are :class:`HeldCounter` and whose
     fields refuse to be replaced while its unit is shared; equal to a plain pool of the same skills."""
 
     _part: PartRef | None = None
-
-    @property
-    def part(self) -> Shared | None:
-        return _owner(self._part)
+    WHAT = "the skills"
 
     def __setattr__(self, name: str, value: Any) -> None:
-        part = _owner(self._part)
+        self._check()
+        part = self.part
         if part is not None:
-            part._check_write("the skills")
             value = held_counter(value, part)
         object.__setattr__(self, name, value)
 

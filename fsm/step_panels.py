@@ -9,7 +9,6 @@ an ``Accordion`` below folds the units, cards and script away.
 
 from __future__ import annotations
 
-import functools
 import html
 import re
 from collections.abc import Sequence
@@ -18,10 +17,9 @@ from typing import Any
 import ipywidgets as w
 
 from . import live_view
-from .errors import BadInput
 from .i18n import N_
 from .labels import Lang
-from .moves import Move, parse
+from .moves import Move, written
 from .timeline import Frame
 from .trace import FLOW, PROCEDURE, Trace
 from .widget_words import say, term
@@ -35,16 +33,6 @@ def view_choices(lang: Lang) -> list[tuple[str, str]]:
 ZOOMS = [("fit", 0.0), ("100%", 1.0), ("150%", 1.5), ("200%", 2.0)]
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 DIAGRAM_HEIGHT = 330  # px: beside the moves, chain and log at 1366×768
-
-
-@functools.lru_cache(maxsize=4096)
-def _in_japanese(text: str) -> str | None:
-    """A move's text written the Japanese way, or None for text that is not a move.  Cached: the
-    history redraws every frame's label on each click, and the labels repeat."""
-    try:
-        return parse(text).text("ja")
-    except BadInput:
-        return None
 
 
 class StepPanels:
@@ -94,7 +82,7 @@ class StepPanels:
             return str(move)
         if isinstance(move, Move):
             return move.text("ja")
-        return _in_japanese(move) or self._say(move)
+        return written(move, "ja") or self._say(move)
 
     def _button(self, label: str, icon: str, css: str, tip: str, act: Any) -> w.Button:
         b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto", margin="1px"))
