@@ -5,7 +5,7 @@ Measures, in one run:
 * ``regenerate_s`` — writing every diagram as ``python -m fsm diagrams`` does (SVG + Mermaid,
   both languages) into a temporary folder; best of a few runs (target: at most 3 s);
 * ``live_miss_ms`` / ``live_hit_ms`` — drawing one step of a game in the notebook view
-  (:func:`fsm.live_view.live_svg`) when that position was never drawn (every cache cleared)
+  (:func:`fsm.render.live_view.live_svg`) when that position was never drawn (every cache cleared)
   and when it was (a cache hit); ``hit_speedup`` is their ratio (target: at least 10);
 * ``step_cold_ms`` / ``step_warm_ms`` — the median step over a whole scenario (every position
   of ``scenarios/action_fizzles_after_counter.yaml``) the first time through and on replay.
@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fsm.render.export import write_all
+
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO = REPO / "scenarios" / "action_fizzles_after_counter.yaml"
 
@@ -36,7 +38,7 @@ def _timed(fn: Any, *args: Any) -> float:
 
 def _positions() -> list[Any]:
     """The game of the scenario, one snapshot per position it passes through."""
-    from fsm.scenario import load
+    from fsm.scenarios.playing import load
 
     game, data = load(SCENARIO)
     snaps = [game.snapshot()]
@@ -49,10 +51,10 @@ def _positions() -> list[Any]:
 
 def run(repeats: int = 3, hits: int = 2000) -> dict[str, Any]:
     """Every number of this benchmark, as a dict (also printed by ``--json``)."""
-    from fsm import diagrams, live_view
+    from fsm.render import diagrams, live_view
 
     with tempfile.TemporaryDirectory() as tmp:
-        regenerate = min(_timed(diagrams.write_all, Path(tmp) / str(i)) for i in range(repeats))
+        regenerate = min(_timed(write_all, Path(tmp) / str(i)) for i in range(repeats))
     files = len(diagrams.machines()) * 2 + 1
 
     game, snaps = _positions()

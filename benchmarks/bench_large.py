@@ -34,8 +34,9 @@ TARGET_BYTES = 4 * 2**30
 
 def explore_here(depth: int) -> dict[str, Any]:
     """The exploration itself, in this process, with progress on stderr."""
-    from fsm.scenario import load
-    from fsm.search import Judge, Report, Search, _resident_bytes
+    from fsm.explore.report import Judge, Report
+    from fsm.explore.search import Search, _resident_bytes
+    from fsm.scenarios.playing import load
 
     game, _ = load(REPO / TABLE)
     root = game.table.copy()

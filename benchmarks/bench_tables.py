@@ -2,7 +2,7 @@
 
 *Before* is the copy as it was until then — every unit, card and geo copied for each table —
 reproduced here by taking a copy and then a part of its own for every part
-(:func:`whole_copy`); *after* is :meth:`fsm.model.Table.copy`, which shares every part until
+(:func:`whole_copy`); *after* is :meth:`fsm.table.model.Table.copy`, which shares every part until
 one side writes it.  Both are measured in this run on the same tables: the parents of a
 few hundred random moves on ``benchmarks/large_table.yaml`` (six units, eight cards), each a
 frozen copy as the explorer holds it.
@@ -36,7 +36,7 @@ WALKS, LENGTH = 60, 8  # random walks from the start, moves per walk
 
 def whole_copy(t: Any, copy: Callable[[Any], Any] | None = None) -> Any:
     """A table copy as it was before issue 16: every unit, card and geo a copy of its own."""
-    from fsm.model import Table
+    from fsm.table.model import Table
 
     new = (copy or Table.copy)(t)
     for name in Table.PARTS:
@@ -49,7 +49,7 @@ def whole_copy(t: Any, copy: Callable[[Any], Any] | None = None) -> Any:
 @contextmanager
 def copying_whole() -> Iterator[None]:
     """Inside, every ``Table.copy()`` copies every part (the explorer as it was)."""
-    from fsm.model import Table
+    from fsm.table.model import Table
 
     real = Table.copy
     Table.copy = lambda self: whole_copy(self, real)  # type: ignore[method-assign]
@@ -61,7 +61,7 @@ def copying_whole() -> Iterator[None]:
 
 def forget_keys(t: Any) -> Any:
     """Drop every part's kept fingerprint, so that ``t.key()`` computes each anew (as before)."""
-    from fsm.model import Table
+    from fsm.table.model import Table
 
     for name in Table.PARTS:
         for part in dict.values(getattr(t, name)):
@@ -71,7 +71,7 @@ def forget_keys(t: Any) -> Any:
 
 def _sample(seed: int = 1) -> tuple[Any, list[tuple[Any, Any]]]:
     """(game, [(frozen parent table, move)]) from random walks."""
-    from fsm.scenario import load
+    from fsm.scenarios.playing import load
 
     game, _ = load(REPO / TABLE)
     start = game.snapshot()
@@ -126,7 +126,7 @@ def _seconds_each(fn: Callable[[Any], Any], items: list[Any], repeats: int = 5) 
 
 
 def run() -> dict[str, Any]:
-    from fsm.model import Table
+    from fsm.table.model import Table
 
     game, sample = _sample()
     parents = [p for p, _ in sample]

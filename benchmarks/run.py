@@ -14,7 +14,7 @@ Seven measurements, each against a target (README "Benchmarks"), and an eighth o
     The bare path is a hand-written ``StateChart`` with the same states, transitions, guards
     and actions, whose callbacks do nothing, driven by ``send`` with the same two events.
     Target: ratio ≤ 1.3.  Also shown: a whole move through the public ``Game.apply``.
-``explorer`` — tables per second of :func:`fsm.explorer.explore_file` over every library
+``explorer`` — tables per second of :func:`fsm.explore.explorer.explore_file` over every library
     scenario (``scenarios/*.yaml`` and ``designs/*.yaml``) from its start, explored to
     completion (no depth bound): the total tables over the total time, and the median
     scenario.  A scenario that needs more than the budget (10,000 tables) is listed apart
@@ -27,7 +27,7 @@ Seven measurements, each against a target (README "Benchmarks"), and an eighth o
     this run, each from a fresh start (the split, the pool's start and the merge included),
     three times each, interleaved, best against best.
     Target: ≥ 1.6×.
-``compiled`` — the machines run from their compiled tables (``fsm/compiled.py``, what the
+``compiled`` — the machines run from their compiled tables (``fsm/machines/compiled.py``, what the
     explorer uses by default) against python-statemachine itself, in this run: per event of a
     【行動】 procedure (the bare machine of ``engine`` and the engine's own), and per table over
     every file that explores to completion, explored to completion both ways, plus a
@@ -126,7 +126,7 @@ def _bare_action_machine() -> Any:
 
 
 def _engine_game() -> Any:
-    from fsm.scenario import build_game
+    from fsm.scenarios.building import build_game
 
     data = {
         "seed": 1,
@@ -144,7 +144,7 @@ def _engine_game() -> Any:
 def _engine_round(game: Any) -> Callable[[], None]:
     """One 【行動】 procedure through the engine, declare to resolved, from the same table each time:
     an empty chain (a chain that grows makes every trace dearer) and the unit not 行動完了."""
-    from fsm.model import ChainItem
+    from fsm.table.model import ChainItem
 
     unit, seq = game.table.units["x"], [0]
 
@@ -222,7 +222,7 @@ def bench_explorer(budget: int = EXPLORER_BUDGET) -> dict[str, Any]:
     budget cut are listed apart (``explorer_capped``), never mixed in: a cut exploration
     stops before its deepest, costliest tables and would flatter the rate.
     """
-    from fsm.explorer import explore_file
+    from fsm.explore.explorer import explore_file
 
     files = sorted((REPO / "scenarios").glob("*.yaml")) + sorted((REPO / "designs").glob("*.yaml"))
     complete: list[dict[str, Any]] = []
@@ -259,7 +259,7 @@ def _peak(game: Any, depth: int | None, max_states: int | None, breadth_first: b
     import gc
     import tracemalloc
 
-    from fsm.explorer import explore
+    from fsm.explore.explorer import explore
 
     gc.collect()
     tracemalloc.start()
@@ -283,12 +283,12 @@ def _explorer_memory() -> dict[str, Any]:
     caches it makes once are not counted (the same for all three).  Everything else
     the walk held at its peak counts: the visited digests, the current line's tables, the
     report's endings with their example lines.  Also the visited set on its own: the bytes a
-    :class:`fsm.visited.DigestMap` of that many digests holds, against a Python set of them.
+    :class:`fsm.explore.visited.DigestMap` of that many digests holds, against a Python set of them.
     """
     import bench_tables  # written alongside: benchmarks/bench_tables.py
 
-    from fsm.explorer import explore
-    from fsm.scenario import load
+    from fsm.explore.explorer import explore
+    from fsm.scenarios.playing import load
 
     out: dict[str, Any] = {"explorer_memory_scenario": MEMORY_SCENARIO}
     for name, depth, wide, whole in (
@@ -317,7 +317,7 @@ def _digest_bytes(n: int) -> dict[str, Any]:
     import random
     import tracemalloc
 
-    from fsm.visited import DigestMap
+    from fsm.explore.visited import DigestMap
 
     rng = random.Random(n)
     out = {}
@@ -339,7 +339,7 @@ def bench_jobs(repeats: int = 3) -> dict[str, Any]:
     """One scenario explored to completion with ``--jobs 1`` and ``--jobs 2``, in this run:
     ``repeats`` times each, interleaved, the best of each side compared (a busy neighbour
     slows either side alike), every time listed."""
-    from fsm.explorer import explore_file
+    from fsm.explore.explorer import explore_file
 
     path = REPO / JOBS_SCENARIO
     explore_file(path)  # warm imports and caches
@@ -367,7 +367,7 @@ COMPILED_FIXED_BUDGET = 2_000  # tables per file in the fixed-budget run (cut fi
 
 
 def bench_compiled(budget: int = EXPLORER_BUDGET, fixed: int = COMPILED_FIXED_BUDGET) -> dict[str, Any]:
-    """The compiled machines (fsm/compiled.py) against python-statemachine, each ratio in this run.
+    """The compiled machines (fsm/machines/compiled.py) against python-statemachine, each ratio in this run.
 
     *Per event*: ``declare`` and ``close_window`` sent to one 【行動】 procedure (each followed by
     its eventless steps), interleaved, best of each: the bare machine of (a) (callbacks doing
@@ -376,8 +376,8 @@ def bench_compiled(budget: int = EXPLORER_BUDGET, fixed: int = COMPILED_FIXED_BU
     explored to completion both ways back to back (the same tables, checked); and every file
     with a fixed budget of ``fixed`` tables, the budget-cut ones included.
     """
-    from fsm.compiled import attach, compile_game
-    from fsm.explorer import explore_file
+    from fsm.explore.explorer import explore_file
+    from fsm.machines.compiled import attach, compile_game
 
     out: dict[str, Any] = {}
     bare, model = _bare_action_machine()

@@ -25,12 +25,13 @@ from __future__ import annotations
 import gettext as _gettext
 import io
 import os
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from .errors import BadInput
+from fsm.errors import BadInput
 
 DOMAIN = "fsm"
 LANGUAGES = ("en", "ja")
@@ -154,3 +155,8 @@ def using(lang: str | None) -> Iterator[None]:
         yield
     finally:
         _chosen = before
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: Japanese (wide) characters count as two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

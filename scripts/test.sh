@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything, then run every check: lint, format, types, and the whole pytest
+# Install everything, then run every check: lint, format, layers, types, and the whole pytest
 # suite (unit, property, scenarios, notebooks, browser). Extra arguments go to
 # pytest, e.g. `scripts/test.sh -m "not browser" -x`.
 set -euo pipefail
@@ -22,6 +22,9 @@ echo "== ruff check"
 
 echo "== ruff format --check"
 .venv/bin/ruff format --check . || status=1
+
+echo "== lint-imports (the layers import only downwards: pyproject.toml [tool.importlinter])"
+.venv/bin/lint-imports --no-cache || status=1
 
 echo "== mypy"
 .venv/bin/mypy || status=1

@@ -43,7 +43,7 @@ PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 SMALL = {"width": 1366, "height": 768}
 
 #: Saved notebooks stay as committed (no outputs, no widget state): the same flag as scripts/lab.sh.
-SAVE_CLEAN = ["--ContentsManager.pre_save_hook=fsm.notebook_clean.pre_save"]
+SAVE_CLEAN = ["--ContentsManager.pre_save_hook=fsm.notebook.clean.pre_save"]
 
 #: JupyterLab user settings (plugin id → values) written into the temp settings dir.
 LAB_SETTINGS = {

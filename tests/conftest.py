@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from fsm.engine import Game
+from fsm.engine.game import Game
 from fsm.errors import BadInput, RuleViolation
-from fsm.scenario import build_game
+from fsm.machines.chain import priority
+from fsm.scenarios.building import build_game
 
 # The tests read English messages: a Japanese locale (or FSM_LANG) on the tester's machine must not
 # change them, in this process or in the fsm / kernel processes they start.  Tests of the Japanese
@@ -128,7 +129,7 @@ def pass_until(game: Game, done: Any, limit: int = 40) -> None:
 
 def at_own_normal_timing(player: str) -> Any:
     """``pass_until`` target: ``player``'s normal timing with no window open."""
-    return lambda g: g.flow.at("normal_timing") and g.table.priority is None and g.actor() == player
+    return lambda g: g.flow.at("normal_timing") and priority(g.table) is None and g.actor() == player
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 from conftest import at_own_normal_timing, make, pass_until, play, refused, texts
 
-from fsm.battle import GameFlow
-from fsm.engine import Game
+from fsm.engine.game import Game
+from fsm.machines.battle import GameFlow
+from fsm.machines.chain import priority
 
 
 def flow_leaves(g: Game, start: int = 0) -> list[str]:
@@ -167,7 +168,7 @@ def test_qs_2_revealed_card_used_like_any_skill_card_qs_3_discarded_after_the_ba
     assert g.table.cards["速攻の術"].zone == "revealed"
     pass_until(g, at_own_normal_timing("A"))
     play(g, "A: use 速攻の術 by 風の子 on 水の精")
-    assert g.table.priority == "B"  # a counter window, as for any skill card
+    assert priority(g.table) == "B"  # a counter window, as for any skill card
     play(g, "B: pass", "A: pass")
     assert g.table.units["水の精"].acted and g.table.cards["速攻の術"].zone == "graveyard"
     assert g.table.cards["奇襲"].zone == "revealed"
@@ -245,7 +246,7 @@ def test_flow_spd_higher_total_goes_first_and_the_player_behind_is_asked_first()
         if totals["A"] == totals["B"]:
             continue
         high, low = sorted(totals, key=totals.__getitem__, reverse=True)
-        assert g.table.priority == low
+        assert priority(g.table) == low
         play(g, "pass", "pass")
         assert g.table.battle.first == high and g.actor() == high  # type: ignore[union-attr]
 
@@ -276,7 +277,7 @@ def test_flow_atk_attack_opens_a_window_and_destroys_by_default() -> None:
     attack_outcome)."""
     g = make(FIGHT)
     play(g, "A: attack 水の精 with 岩の巨人")
-    assert g.table.priority == "B" and g.table.chain[-1].during == "attack"
+    assert priority(g.table) == "B" and g.table.chain[-1].during == "attack"
     play(g, "B: pass", "A: pass")
     assert g.table.units["水の精"].destroyed
 
@@ -358,7 +359,7 @@ def test_auto_3_battle_auto_cannot_be_countered() -> None:
     g = make(AUTOS, AUTO_CARDS, at="main_phase")
     start = len(g.log)
     play(g, "A: advance 岩の巨人 to 荒野")
-    assert not g.table.chain and g.table.priority is None
+    assert not g.table.chain and priority(g.table) is None
     assert [o.result for o in g.table.outcomes if o.source == "気合"] == ["resolved"]
     assert not any(e.machine == "CounterChain" for e in g.log[start:])
     assert any(e.clause == "AUTO-3" for e in g.log[start:])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fsm.catalogue import CLAUSES, Clause, cite, clause, format_line
+from fsm.rules.catalogue import CLAUSES, Clause, cite, clause, format_line
 
 REPO = Path(__file__).resolve().parents[1]
 #: Where the rules page and the reference catalogue are looked for, first found wins: $FSM_SHARED,
@@ -74,7 +74,7 @@ def test_reference_ids_found() -> None:
 
 def test_every_reference_clause_is_catalogued() -> None:
     missing = [cid for cid in _reference_ids() if cid not in CLAUSES]
-    assert not missing, f"clauses.md IDs missing from fsm/data/clauses.toml: {missing}"
+    assert not missing, f"clauses.md IDs missing from fsm/rules/data/clauses.toml: {missing}"
 
 
 def test_flow_ids_present() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from conftest import log_index, make, play, refused, texts
 
-from fsm.engine import Game
+from fsm.engine.game import Game
+from fsm.machines.chain import priority
 
 _NOTHING = {"timing": "反撃", "target": "none", "effect": "nothing"}
 UNITS = {
@@ -55,13 +56,13 @@ def test_tim_ctr_2_priority_goes_to_the_opponent_of_the_newest_declarer() -> Non
     """TIM-CTR-2: each new item gives priority to the other side of whoever declared it."""
     g = game()
     play(g, "A: activate 岩砕き of 岩の巨人 on 水の精")
-    assert g.table.priority == "B"
+    assert priority(g.table) == "B"
     refused(g, "A: use 土1 by 岩の巨人", "TIM-CTR-2")
     play(g, "B: use 水1 by 水の精")
-    assert g.table.priority == "A"
+    assert priority(g.table) == "A"
     refused(g, "B: use 水2 by 水の精", "TIM-CTR-2")
     play(g, "A: use 土1 by 岩の巨人")
-    assert g.table.priority == "B"
+    assert priority(g.table) == "B"
     assert [i.answering for i in g.table.chain] == [None, 1, 2]
 
 
@@ -69,20 +70,20 @@ def test_act_5_declarer_may_counter_its_own_item_after_the_opponent_passes() -> 
     """ACT-5: when the opponent passes, the declarer's side may answer its own item."""
     g = game()
     play(g, "A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass")
-    assert g.table.priority == "A" and g.table.chain_state == "priority_declarer"
+    assert priority(g.table) == "A" and g.table.chain_state == "priority_declarer"
     play(g, "A: use 土1 by 岩の巨人")
     assert [i.source for i in g.table.chain] == ["岩砕き", "土1"]
-    assert g.table.priority == "B"  # the new item's opponent is asked first again
+    assert priority(g.table) == "B"  # the new item's opponent is asked first again
 
 
 def test_tim_ctr_2_window_closes_only_on_two_passes_in_a_row() -> None:
     """TIM-CTR-2: pass, counter, pass leaves the window open; the next pass closes it."""
     g = game()
     play(g, "A: activate 岩砕き of 岩の巨人 on 水の精", "B: pass", "A: use 土1 by 岩の巨人", "B: pass")
-    assert len(g.table.chain) == 2 and g.table.priority == "A"
+    assert len(g.table.chain) == 2 and priority(g.table) == "A"
     assert not g.table.outcomes
     play(g, "A: pass")
-    assert not g.table.chain and g.table.priority is None and g.table.chain_state == "empty"
+    assert not g.table.chain and priority(g.table) is None and g.table.chain_state == "empty"
     assert resolved_sources(g) == ["土1", "岩砕き"]
 
 
@@ -124,14 +125,14 @@ def test_tim_ctr_3_variant_window_reopens_between_resolutions() -> None:
     play(g, "A: activate 岩砕き of 岩の巨人 on 水の精", "B: use 水1 by 水の精", "A: pass", "B: pass")
     assert resolved_sources(g) == ["水1"]
     assert [i.source for i in g.table.chain] == ["岩砕き"]
-    assert g.table.chain_state == "priority_opponent" and g.table.priority == "B"
+    assert g.table.chain_state == "priority_opponent" and priority(g.table) == "B"
     play(g, "B: use 水2 by 水の精")  # a fresh counter to 岩砕き, between two resolutions
     assert g.table.chain[-1].answering == g.table.chain[0].seq
     play(g, "A: pass", "B: pass")
     assert resolved_sources(g) == ["水1", "水2"]
     play(g, "B: pass", "A: pass")
     assert resolved_sources(g) == ["水1", "水2", "岩砕き"]
-    assert not g.table.chain and g.table.priority is None
+    assert not g.table.chain and priority(g.table) is None
 
 
 # ---------------------------------------------------------------- dice
@@ -160,7 +161,7 @@ def test_act_4_dice_visible_before_anyone_may_counter() -> None:
     start = len(g.log)
     play(g, "A: activate 岩砕き of 岩の巨人 on 水の精")
     item = g.table.chain[-1]
-    assert g.table.priority == "B" and not g.table.outcomes
+    assert priority(g.table) == "B" and not g.table.outcomes
     assert item.dice is not None
     assert log_index(g, f"dice for #{item.seq}: {item.dice}", start) < log_index(g, "B may counter first", start)
     # a counter answering it sees the same number; the dice are not rolled again

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fsm.catalogue import CLAUSES
+from fsm.rules.catalogue import CLAUSES
 
 REPO = Path(__file__).resolve().parents[1]
 

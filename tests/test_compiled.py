@@ -1,4 +1,4 @@
-"""The compiled machines (fsm/compiled.py) against python-statemachine itself (issue 16).
+"""The compiled machines (fsm/machines/compiled.py) against python-statemachine itself (issue 16).
 
 One definition, two ways to run it: every library scenario, every designer example and
 seeded random walks from each of them are played through both, and the logs (with their
@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from fsm import compiled
-from fsm.compiled import compile_game
-from fsm.engine import Game
-from fsm.scenario import load, play
+from fsm.engine.game import Game
+from fsm.machines import compiled
+from fsm.machines.compiled import compile_game
+from fsm.scenarios.playing import load, play
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "scenarios").glob("*.yaml")) + sorted((ROOT / "designs").glob("*.yaml"))
@@ -122,7 +122,7 @@ def test_compiled_plays_every_scenario_and_walk_alike(path: Path) -> None:
 
 def test_explorer_reports_are_the_same_both_ways() -> None:
     """The explorer's reports, machine path aside, are equal (a few scenarios, to completion)."""
-    from fsm.explorer import explore_file
+    from fsm.explore.explorer import explore_file
 
     for name in ("scenarios/mf_card.yaml", "scenarios/nb_speed_counter.yaml", "designs/rest.yaml"):
         a = explore_file(ROOT / name, machines="statecharts").as_dict()
@@ -169,7 +169,7 @@ def _failure(g: Game, mp: pytest.MonkeyPatch, method: str, before: list[str], mo
     from conftest import play as play_moves
     from test_statemachine_defaults import Boom, _boom
 
-    from fsm.steps import BattleSteps
+    from fsm.machines.steps import BattleSteps
 
     if move.startswith("A: advance"):
         g.table.units["岩の巨人"].geo = "本陣"
@@ -200,7 +200,7 @@ def test_an_event_without_transition_raises_alike() -> None:
     """TransitionNotAllowed, with the same message, from each machine on both paths; nothing moves."""
     from statemachine.exceptions import TransitionNotAllowed
 
-    from fsm.model import ChainItem
+    from fsm.table.model import ChainItem
 
     def refusals(g: Game) -> list[str]:
         out = []
@@ -228,7 +228,7 @@ def _loaded(path: Path) -> Game:
 
 @pytest.mark.parametrize("path", FILES[::4], ids=[p.name for p in FILES[::4]])
 def test_quiet_narration_settles_the_same_tables(path: Path) -> None:
-    """The explorer narrates nothing (fsm.search): seeded walks on a quiet compiled game reach the
+    """The explorer narrates nothing (fsm.explore.search): seeded walks on a quiet compiled game reach the
     same tables, outcomes included (ACT-6's fizzle reasons are on them), as on a narrated one."""
     base = zlib.crc32(path.name.encode())
     loud, quiet = load(path)[0], load(path)[0]

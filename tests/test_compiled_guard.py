@@ -1,4 +1,4 @@
-"""The compiler refuses what it does not support (fsm/compiled.py), rather than running it wrong.
+"""The compiler refuses what it does not support (fsm/machines/compiled.py), rather than running it wrong.
 
 Two halves: every real machine — the game flow, the counter chain, every procedure of the
 built-in kinds and of the designers' rules, plain and 【同調】 — compiles and binds (so a
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from statemachine import Event, HistoryState, State, StateChart
 
-from fsm.compiled import NotCompilable, Runner, table_of
-from fsm.procedures import procedure_class
-from fsm.scenario import load
+from fsm.machines.compiled import NotCompilable, Runner, table_of
+from fsm.machines.procedures import procedure_class
+from fsm.scenarios.playing import load
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [ROOT / "scenarios" / "whole_battle.yaml", *sorted((ROOT / "designs").glob("*.yaml"))]

@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from fsm.diagrams import machines, render_machine
 from fsm.errors import BadInput, RuleViolation
-from fsm.ruleset import builtin
-from fsm.scenario import build_game, play
-from fsm.timing import answered_by
-from fsm.variants import SPECS
+from fsm.machines.chain import priority
+from fsm.render.diagrams import machines, render_machine
+from fsm.rules.timing import answered_by
+from fsm.rules.variants import SPECS
+from fsm.scenarios.building import build_game
+from fsm.scenarios.playing import play
+from fsm.spec.ruleset import builtin
 
 REPO = Path(__file__).resolve().parents[1]
 DESIGNS = REPO / "designs"
@@ -84,7 +86,7 @@ def test_eq1_builtin_equip_has_no_counter_window_and_takes_effect_at_once() -> N
     game.apply("A: equip 鉄の剣 on 岩の巨人")
     t = game.table
     assert (t.cards["鉄の剣"].zone, t.cards["鉄の剣"].equipped_to) == ("equipped", "岩の巨人")
-    assert t.chain == [] and t.priority is None and t.outcomes == []
+    assert t.chain == [] and priority(t) is None and t.outcomes == []
 
 
 def test_eq1_designer_equip_window_waits_on_the_chain_then_attaches() -> None:
@@ -98,7 +100,7 @@ def test_eq1_designer_equip_window_waits_on_the_chain_then_attaches() -> None:
     game.apply("A: pass")
     game.apply("A: equip 鉄の剣 on 岩の巨人")
     t = game.table
-    assert t.cards["鉄の剣"].zone == "chain" and t.priority == "B"
+    assert t.cards["鉄の剣"].zone == "chain" and priority(t) == "B"
     waits = game.why_not("A: equip 鉄の盾 on 岩の巨人")
     assert not waits.legal and waits.clause == "TIM-CTR-2"
     assert game.why_not("B: summon 水の精").clause == "FLOW-QS"
@@ -169,7 +171,7 @@ def test_designer_kinds_appear_in_the_generated_diagrams(tmp_path: Path) -> None
 
 def test_tim_1_designer_timing_appears_in_the_generated_timing_map(tmp_path: Path) -> None:
     """TIM-1: a timing declared only in a data file is a row of the timing matrix, answering equips."""
-    from fsm.diagrams import write_all
+    from fsm.render.export import write_all
 
     write_all(tmp_path, formats=("svg", "mmd"), rules=builtin().extend(EQUIP))
     mermaid = (tmp_path / "timing_map.mmd").read_text(encoding="utf-8")
@@ -297,7 +299,7 @@ def test_fsm_variants_lists_every_variant_with_its_clause() -> None:
 
 
 def test_readme_lists_every_rule_variant_with_default_and_clause() -> None:
-    """README "## Rule variants" must not drift from fsm/variants.py."""
+    """README "## Rule variants" must not drift from fsm/rules/variants.py."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
     section = text.split("## Rule variants", 1)[1].split("\n## ", 1)[0]
     for spec in SPECS:
@@ -308,8 +310,9 @@ def test_readme_lists_every_rule_variant_with_default_and_clause() -> None:
 
 
 def test_designer_doc_names_every_word_the_loader_accepts() -> None:
-    """docs/designer.md must list every vocabulary word of fsm/kinds.py and fsm/timing.py."""
-    from fsm import kinds, timing
+    """docs/designer.md must list every vocabulary word of fsm/spec/kinds.py and fsm/rules/timing.py."""
+    from fsm.rules import timing
+    from fsm.spec import kinds
 
     doc = (REPO / "docs" / "designer.md").read_text(encoding="utf-8")
     words = [
@@ -364,7 +367,7 @@ def test_auto_3_an_uncounterable_kind_has_no_window_in_its_machine(tmp_path: Pat
     game = build_game(table, path=str(tmp_path / "x.yaml"))
     game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
     t = game.table
-    assert t.chain == [] and t.priority is None
+    assert t.chain == [] and priority(t) is None
     assert [(o.source, o.result) for o in t.outcomes] == [("岩砕き", "resolved")]
     assert t.units["水の精"].acted
 
@@ -372,7 +375,7 @@ def test_auto_3_an_uncounterable_kind_has_no_window_in_its_machine(tmp_path: Pat
 def test_ab1_which_kind_a_move_declares_is_data() -> None:
     """AB-1: the kind an attack, a skill card's use, an equip and the speed roll follow is the kind
     whose data says ``move = ...`` (FLOW-ATK, SC-4, EQ-1, FLOW-SPD); none: a clear refusal."""
-    from fsm.ruleset import Ruleset
+    from fsm.spec.ruleset import Ruleset
 
     rules = builtin()
     assert {m: rules.kind_for(m).key for m in ("attack", "use", "equip", "roll_speed")} == {

@@ -14,16 +14,19 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from fsm import diagrams as D
-from fsm import timing_map
-from fsm.battle import GameFlow
-from fsm.catalogue import CLAUSES
-from fsm.chain import CounterChain
 from fsm.cli import main
-from fsm.diagram_style import A4_COLUMN_PT
-from fsm.procedures import procedure_class
-from fsm.ruleset import builtin
-from fsm.svg_fonts import EMBEDDED, text_of
+from fsm.machines.battle import GameFlow
+from fsm.machines.chain import CounterChain
+from fsm.machines.procedures import procedure_class
+from fsm.render import diagrams as D
+from fsm.render import timing_map
+from fsm.render.dot import dot_source, run_dot
+from fsm.render.export import write_all
+from fsm.render.fonts import EMBEDDED, text_of
+from fsm.render.graph import LabelledState, labelled_graph, walk_states
+from fsm.render.styles import A4_COLUMN_PT
+from fsm.rules.catalogue import CLAUSES
+from fsm.spec.ruleset import builtin
 
 ACTION = procedure_class(builtin().kinds["action"])
 CLAUSE_ID = re.compile(r"\b(?:" + "|".join(map(re.escape, CLAUSES)) + r")\b")
@@ -78,8 +81,8 @@ def test_cli_rejects_a_bad_dpi_and_fold(capsys: pytest.CaptureFixture[str], tmp_
 @pytest.mark.parametrize("machine", [ACTION, CounterChain, GameFlow], ids=lambda m: m.__name__)
 def test_one_language_and_no_clause_ids(machine: type) -> None:
     """`--lang en --clauses off`: each state reads in one language, and no label cites a clause."""
-    graph, _ = D.labelled_graph(machine)
-    terms = [s.term for s in D._walk(graph.states) if isinstance(s, D.LabelledState) and s.term.ja != s.term.en]
+    graph, _ = labelled_graph(machine)
+    terms = [s.term for s in walk_states(graph.states) if isinstance(s, LabelledState) and s.term.ja != s.term.en]
     en = text_of(str(D.render_machine(machine, "en", "svg", clauses=False)))
     ja = text_of(str(D.render_machine(machine, "ja", "svg", clauses=False)))
     assert terms
@@ -106,8 +109,8 @@ def test_print_style_is_at_least_10pt_at_an_a4_column(lang: str, clauses: bool) 
     too_small = []
     for d in D.machines():
         assert d.machine is not None
-        source, _ = D.dot_source(d.machine, D.Style(lang, clauses, printed=True))
-        svg = D.run_dot(source, "svg", embed_fonts=False).decode("utf-8")  # the layout is all this needs
+        source, _ = dot_source(d.machine, D.Style(lang, clauses, printed=True))
+        svg = run_dot(source, "svg", embed_fonts=False).decode("utf-8")  # the layout is all this needs
         scale = min(1.0, A4_COLUMN_PT / _svg_width_pt(svg))
         smallest = min(float(x) for x in re.findall(r'font-size="([\d.]+)"', svg))
         if smallest * scale < 10:
@@ -142,7 +145,7 @@ def _embedded_font(svg: str) -> TTFont:
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("svg")
-    D.write_all(out, formats=("svg",))
+    write_all(out, formats=("svg",))
     return out
 
 

@@ -1,4 +1,4 @@
-"""Rule diagrams (diagrams/, fsm.diagrams): complete, up to date, reproducible, and readable.
+"""Rule diagrams (diagrams/, fsm.render.diagrams): complete, up to date, reproducible, and readable.
 
 Each test names what it checks: the committed files match what ``python -m fsm diagrams``
 writes; every machine (AB-1's kinds, SYNC-1/SYNC-2, SC-*, TIM-CTR-*, FLOW-*) has a diagram;
@@ -15,17 +15,20 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from fsm import diagrams as D
-from fsm import live_view as LV
-from fsm.battle import GameFlow
-from fsm.chain import CounterChain
 from fsm.cli import main
 from fsm.errors import BadInput
-from fsm.kinds import WORDS, KindSpec
-from fsm.labels import PAID_AT, Labeller, caption
-from fsm.procedures import procedure_class
-from fsm.ruleset import builtin
-from fsm.scenario import load
+from fsm.machines.battle import GameFlow
+from fsm.machines.chain import CounterChain
+from fsm.machines.procedures import procedure_class
+from fsm.render import diagrams as D
+from fsm.render import live_view as LV
+from fsm.render.dot import dot_source
+from fsm.render.export import write_all
+from fsm.render.graph import ACTIVE_FILL, BAD, GOOD, LabelledTransition, class_states, labelled_graph, walk_states
+from fsm.render.labels import PAID_AT, Labeller, caption
+from fsm.scenarios.playing import load
+from fsm.spec.kinds import WORDS, KindSpec
+from fsm.spec.ruleset import builtin
 
 REPO = Path(__file__).resolve().parents[1]
 COMMITTED = REPO / "diagrams"
@@ -86,8 +89,8 @@ def test_committed_diagrams_are_up_to_date(tmp_path: Path) -> None:
 
 def test_diagrams_reproduce_byte_for_byte(tmp_path: Path) -> None:
     """Two runs give identical files: no memory addresses, no Graphviz version comment."""
-    D.write_all(tmp_path / "a", formats=("svg", "mmd"))
-    D.write_all(tmp_path / "b", formats=("svg", "mmd"))
+    write_all(tmp_path / "a", formats=("svg", "mmd"))
+    write_all(tmp_path / "b", formats=("svg", "mmd"))
     a = {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()}
     b = {p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}
     assert a == b
@@ -133,10 +136,10 @@ def test_ab1_designer_kind_gets_a_diagram(tmp_path: Path) -> None:
 
 def test_clauses_in_the_index_come_from_the_spec_and_the_labels() -> None:
     """ACT-1..ACT-7 (the spec's clauses) and TIM-CTR-3 (the close_window label) for 【行動】; SYNC-1/2 for 【同調】."""
-    _, cited = D.labelled_graph(procedure_class(builtin().kinds["action"]))
+    _, cited = labelled_graph(procedure_class(builtin().kinds["action"]))
     assert [c for c in cited if c.startswith("ACT-")] == [f"ACT-{i}" for i in range(1, 8)]
     assert "TIM-CTR-3" in cited
-    _, cited = D.labelled_graph(procedure_class(builtin().kinds["action"].with_sync()))
+    _, cited = labelled_graph(procedure_class(builtin().kinds["action"].with_sync()))
     assert {"SYNC-1", "SYNC-2"} <= set(cited)
 
 
@@ -151,7 +154,7 @@ def _all_machines() -> list[type]:
 def test_every_event_guard_and_action_has_a_rule_meaning(machine: type) -> None:
     """No diagram falls back to a Python name: each callback has (ja, en, clause) next to its machine."""
     lab = Labeller(machine)
-    for state in D._class_states(machine.states):
+    for state in class_states(machine.states):
         for t in state.transitions:
             names = [str(e.id) for e in t.events] + [str(c).lstrip("!") for c in t.cond]
             names += [str(c.func) for c in t.on if not c.is_convention]
@@ -200,20 +203,20 @@ def test_one_language_labels(lang: str) -> None:
 
 def test_fizzle_and_resolve_look_different() -> None:
     """ACT-6 / ACT-7: 不発 is red and dashed, its edge red dashed; 発動 is green, its edge green."""
-    source, _ = D.dot_source(procedure_class(builtin().kinds["action"]))
+    source, _ = dot_source(procedure_class(builtin().kinds["action"]))
     fizzled = re.search(r"^fizzled \[.*$", source, re.M)
     resolved = re.search(r"^resolved \[.*$", source, re.M)
-    assert fizzled and "dashed" in fizzled.group() and D.BAD in fizzled.group()
-    assert resolved and D.GOOD in resolved.group() and "dashed" not in resolved.group()
+    assert fizzled and "dashed" in fizzled.group() and BAD in fizzled.group()
+    assert resolved and GOOD in resolved.group() and "dashed" not in resolved.group()
     to_fizzled = re.search(r"^recheck -> fizzled \[.*$", source, re.M)
     to_resolved = re.search(r"^recheck -> resolved \[.*$", source, re.M)
-    assert to_fizzled and "style=dashed" in to_fizzled.group() and f'color="{D.BAD}"' in to_fizzled.group()
-    assert to_resolved and "style=solid" in to_resolved.group() and f'color="{D.GOOD}"' in to_resolved.group()
+    assert to_fizzled and "style=dashed" in to_fizzled.group() and f'color="{BAD}"' in to_fizzled.group()
+    assert to_resolved and "style=solid" in to_resolved.group() and f'color="{GOOD}"' in to_resolved.group()
 
 
 def test_japanese_font_is_set_for_graph_nodes_and_edges() -> None:
     """Japanese labels use IPAexGothic everywhere (no tofu in SVG or PNG)."""
-    source, _ = D.dot_source(GameFlow)
+    source, _ = dot_source(GameFlow)
     lines = source.splitlines()
     assert "fontname=IPAexGothic;" in lines  # the graph's own attribute
     for part in ("node [", "edge ["):
@@ -242,8 +245,8 @@ def _names_a_time(text: str) -> bool:
 def test_auto_1_diagram_shows_an_auto_activating_by_itself_with_nothing_to_recheck() -> None:
     """AUTO-1, AUTO-3: the 【自動】 diagram's first arrow reads 自動発動 / activates by itself (AUTO-1),
     never a declaration; it draws no recheck, no 不発 and no condition."""
-    graph, _ = D.labelled_graph(procedure_class(builtin().kinds["auto"]))
-    arrows = [t for t in graph.transitions if not t.is_initial and isinstance(t, D.LabelledTransition)]
+    graph, _ = labelled_graph(procedure_class(builtin().kinds["auto"]))
+    arrows = [t for t in graph.transitions if not t.is_initial and isinstance(t, LabelledTransition)]
     first = next(t for t in arrows if t.source == "idle")
     assert first.event_term is not None
     assert (first.event_term.ja, first.event_term.en, first.event_term.clause) == (
@@ -253,7 +256,7 @@ def test_auto_1_diagram_shows_an_auto_activating_by_itself_with_nothing_to_reche
     )
     words = " ".join(t.event for t in arrows)
     assert "宣言" not in words and "declare" not in words and "再確認" not in words, words
-    assert {s.id for s in D._walk(graph.states)} == {"idle", "activated", "resolved"}
+    assert {s.id for s in walk_states(graph.states)} == {"idle", "activated", "resolved"}
     assert not any(t.guards for t in arrows)
 
 
@@ -266,11 +269,11 @@ def test_cost_3_act_7_price_label_says_when_the_spec_pays_it(spec: KindSpec) -> 
     if spec.price == "none":
         assert not _names_a_time(price.en), price
         return
-    graph, _ = D.labelled_graph(procedure_class(spec))
+    graph, _ = labelled_graph(procedure_class(spec))
     paying = [
         t.event_term.en
         for t in graph.transitions
-        if isinstance(t, D.LabelledTransition)
+        if isinstance(t, LabelledTransition)
         and t.event_term
         and any(a.en == WORDS[spec.price][1] for a in t.action_terms)
     ]
@@ -336,9 +339,9 @@ def test_render_machine_formats_and_highlight() -> None:
     cls = procedure_class(builtin().kinds["skill"])
     assert str(D.render_machine(cls)).lstrip().startswith("<?xml")
     assert isinstance(D.render_machine(cls, fmt="png"), bytes)
-    plain, _ = D.dot_source(cls)
+    plain, _ = dot_source(cls)
     lit = str(D.render_machine(cls, fmt="dot", active="recheck"))
-    assert D.ACTIVE_FILL not in plain and D.ACTIVE_FILL in re.search(r"^recheck \[.*$", lit, re.M).group()
+    assert ACTIVE_FILL not in plain and ACTIVE_FILL in re.search(r"^recheck \[.*$", lit, re.M).group()
     with pytest.raises(BadInput, match="unknown format"):
         D.render_machine(cls, fmt="gif")
     with pytest.raises(BadInput, match="unknown language"):
@@ -360,7 +363,7 @@ def test_tim_ctr2_live_svg_follows_a_counter_chain() -> None:
     assert "【スキル】" in busy and "skill card procedure" in busy
     for state in ("counter_window", "priority_opponent", "normal_timing"):
         node = re.search(rf'<g id="p\d+_node\d+" class="node">\s*<title>{state}</title>.*?</g>', busy, re.S)
-        assert node and D.ACTIVE_FILL in node.group(), state
+        assert node and ACTIVE_FILL in node.group(), state
     game.apply("A: pass")
     game.apply("B: pass")
     assert "反撃チェーン" not in LV.live_svg(game)  # resolved: the chain is gone (TIM-CTR-3)
@@ -404,12 +407,12 @@ def test_cli_rejects_bad_options_with_a_message(tmp_path: Path, capsys: pytest.C
 
 def test_regenerating_removes_diagrams_of_removed_kinds_only_in_its_own_folder(tmp_path: Path) -> None:
     """A kind taken out of the rules loses its files; a folder the command did not write is left alone."""
-    D.write_all(tmp_path, formats=("mmd",))
+    write_all(tmp_path, formats=("mmd",))
     (tmp_path / "kind_gone.mmd").write_text("old", encoding="utf-8")
-    D.write_all(tmp_path, formats=("mmd",))
+    write_all(tmp_path, formats=("mmd",))
     assert not (tmp_path / "kind_gone.mmd").exists()
     other = tmp_path / "other"
     other.mkdir()
     (other / "mine.svg").write_text("keep", encoding="utf-8")
-    D.write_all(other, formats=("mmd",))
+    write_all(other, formats=("mmd",))
     assert (other / "mine.svg").exists()

@@ -1,4 +1,4 @@
-"""The explorer (fsm/explorer.py): every legal line of play from a table, deduplicated.
+"""The explorer (fsm/explore/explorer.py): every legal line of play from a table, deduplicated.
 
 Also the engine fixes the explorer depends on (each test names its clause).
 """
@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from fsm.errors import BadInput
-from fsm.explorer import compare, explore, explore_file, format_comparison, format_report
-from fsm.scenario import build_game, load
+from fsm.explore.explorer import compare, explore, explore_file, format_comparison, format_report
+from fsm.scenarios.building import build_game
+from fsm.scenarios.playing import load
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -49,7 +50,7 @@ def _mutable_parts(obj: object, path: str = "table"):  # type: ignore[no-untyped
     """Every mutable object reachable from ``obj`` (outcomes excepted: shared by design)."""
     from dataclasses import fields, is_dataclass
 
-    from fsm.model import Outcome
+    from fsm.table.model import Outcome
 
     if isinstance(obj, str | int | float | bool | type(None) | Outcome):
         return
@@ -74,8 +75,8 @@ def _mutable_parts(obj: object, path: str = "table"):  # type: ignore[no-untyped
 
 
 def _frozen(obj: object) -> bool:
-    """A shared part whose writes are refused (fsm/sharing.py), or a container inside one."""
-    from fsm.sharing import Shared
+    """A shared part whose writes are refused (fsm/table/sharing.py), or a container inside one."""
+    from fsm.table.sharing import Shared
 
     owner = obj if isinstance(obj, Shared) else getattr(obj, "part", None)
     return isinstance(owner, Shared) and owner._lease is not None and not owner._lease.valid
@@ -86,10 +87,10 @@ def test_table_copy_shares_nothing_a_move_can_change() -> None:
 
     Played to a point with a battle, two items on the chain, a held condition and a used
     skill, the copy may share only parts that refuse writes (units, cards and geos are
-    copy-on-write, fsm/sharing.py): no list, dict, set or record that a move could change.
+    copy-on-write, fsm/table/sharing.py): no list, dict, set or record that a move could change.
     """
-    from fsm.scenario import play
-    from fsm.sharing import SharedPart
+    from fsm.scenarios.playing import play
+    from fsm.table.sharing import SharedPart
 
     game = play(REPO / "designs" / "equip_counter.yaml", upto=5).game
     table = game.table
@@ -350,7 +351,7 @@ def test_jobs_2_gives_the_results_of_jobs_1(name: str) -> None:
 def test_jobs_says_its_budget_is_each_shares_own() -> None:
     """With --jobs the budget applies to each worker's share: the report says so, in its header
     and where it names the cut, rather than showing more tables than "budget 20 tables"."""
-    from fsm.explorer import format_report
+    from fsm.explore.explorer import format_report
     from fsm.i18n import using
 
     report = explore_file(SCENARIOS / "nb_sync_fizzle.yaml", jobs=2, max_states=20)
@@ -374,7 +375,7 @@ def test_jobs_split_runs_on_any_submitter_as_dask_or_ray_would() -> None:
     """The tasks are plain data run by any `submit(fn, task)` with `.result()` (docs/designer.md)."""
     from concurrent.futures import Future
 
-    from fsm.parallel import explore_parallel
+    from fsm.explore.parallel import explore_parallel
 
     class Inline:  # stands in for a Dask client or a Ray adapter
         submitted = 0

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from fsm import i18n
-from fsm.catalogue import CLAUSES
 from fsm.cli import main
-from fsm.engine import Game
+from fsm.engine.game import Game
 from fsm.errors import BadInput
-from fsm.scenario import load, play
-from fsm.variants import SPECS
+from fsm.rules.catalogue import CLAUSES
+from fsm.rules.variants import SPECS
+from fsm.scenarios.playing import load, play
 
 SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "action_fizzles_after_counter.yaml"
 ASCII_WORD = re.compile(r"[A-Za-z]{2,}")

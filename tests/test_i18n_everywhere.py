@@ -15,15 +15,15 @@ import pytest
 from test_catalogue import SEED, _ja_runs
 from test_i18n_engine import _english_left, _names
 
-from fsm.catalogue import CLAUSES
 from fsm.cli import main
 from fsm.errors import BadInput
 from fsm.i18n import using
-from fsm.narrate import narrate
-from fsm.ruleset import load as load_rules
-from fsm.scenario import load, play
-from fsm.timing_text import display_width
-from fsm.variants import SPECS, choices_text
+from fsm.render.timing_text import display_width
+from fsm.rules.catalogue import CLAUSES
+from fsm.rules.variants import SPECS, choices_text
+from fsm.scenarios.narrate import narrate
+from fsm.scenarios.playing import load, play
+from fsm.spec.ruleset import load as load_rules
 
 REPO = Path(__file__).resolve().parents[1]
 LIBRARY = sorted([*(REPO / "scenarios").glob("*.yaml"), *(REPO / "designs").glob("*.yaml")])
@@ -182,7 +182,9 @@ def test_every_library_file_has_a_japanese_title_and_notes_in_own_words() -> Non
 
 
 def test_wrap_wide_breaks_japanese_notes_at_spaces_and_punctuation() -> None:
-    from fsm.narrate import wrap_wide  # new with the Japanese notes: imported here, so the rest runs without it
+    from fsm.scenarios.narrate import (
+        wrap_wide,  # new with the Japanese notes: imported here, so the rest runs without it
+    )
 
     text = "岩の巨人 が【行動】岩砕き を宣言する。この時点では何も起きず（ACT-4）、反撃の受付が始まる（ACT-5）。"
     lines = wrap_wide(text, 40)

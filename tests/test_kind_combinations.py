@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from fsm.errors import BadInput
-from fsm.ruleset import Ruleset, builtin
-from fsm.scenario import build_game, load
+from fsm.scenarios.building import build_game
+from fsm.scenarios.playing import load
+from fsm.spec.ruleset import Ruleset, builtin
 
 LIBRARY = sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.yaml"))
 KINDS = sorted(builtin().kinds)

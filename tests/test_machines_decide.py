@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from fsm.procedures import Procedure, procedure_class
-from fsm.recheck import RECHECKS
-from fsm.ruleset import builtin
-from fsm.scenario import play
+from fsm.machines.procedures import Procedure, procedure_class
+from fsm.scenarios.playing import play
+from fsm.spec.recheck import RECHECKS
+from fsm.spec.ruleset import builtin
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 FIZZLE = SCENARIOS / "action_fizzles_after_counter.yaml"  # a 【行動】 fizzles at its recheck (ACT-6)

@@ -15,10 +15,11 @@ from conftest import make, malformed, play, refused
 
 from fsm.cli import main
 from fsm.errors import BadInput, RuleViolation
-from fsm.moves import Move
-from fsm.scenario import build_game
-from fsm.skills import Condition, pool, symbol
-from fsm.variants import Variants
+from fsm.machines.chain import priority
+from fsm.rules.skills import Condition, pool, symbol
+from fsm.rules.variants import Variants
+from fsm.scenarios.building import build_game
+from fsm.table.moves import Move
 
 UNITS = {
     "岩の巨人": {
@@ -179,7 +180,7 @@ def test_refused_moves_change_nothing_in_every_kind_of_state() -> None:
     refused(g, "B: attack 岩の巨人 with 水の精", "FLOW-ATK")  # no attack inside a counter window
     refused(g, "B: use 足止め by 水の精", "SC-4")  # needs a target
     play(g, "B: pass")
-    assert g.table.priority == "A" and not g.table.units["岩の巨人"].acted
+    assert priority(g.table) == "A" and not g.table.units["岩の巨人"].acted
     refused(g, "A: activate 岩砕き of 岩の巨人 on 水の精", "ACT-2")  # its one declaration is used
     malformed(g, "C: pass")
 

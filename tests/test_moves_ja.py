@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from fsm.errors import BadInput
-from fsm.moves import JA_VERBS, VERBS, Move, parse
-from fsm.narrate import narrate
-from fsm.scenario import play
+from fsm.scenarios.narrate import narrate
+from fsm.scenarios.playing import play
+from fsm.table.moves import JA_VERBS, VERBS, Move, parse
 
 REPO = Path(__file__).resolve().parents[1]
 

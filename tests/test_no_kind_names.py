@@ -1,7 +1,7 @@
 """The engine names no kind and no vocabulary word (issue 12): which kind a move declares is data
 (kinds.toml ``move = ...``, AB-1), and what each price, frequency, usable, recheck or effect word
-means is asked of its registry or of the kind spec (fsm/kinds.py, fsm/prices.py, fsm/effects.py,
-fsm/recheck.py, fsm/resolutions.py), never spelled out in the engine's parts.
+means is asked of its registry or of the kind spec (fsm/spec/kinds.py, fsm/spec/prices.py, fsm/spec/effects.py,
+fsm/spec/recheck.py, fsm/spec/resolutions.py), never spelled out in the engine's parts.
 
 The scan looks at every string literal of the engine's modules.  A literal equal to a vocabulary
 word is allowed only where it plainly belongs to another namespace that happens to share the
@@ -16,20 +16,20 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from fsm import kinds
-from fsm.effects import EFFECTS
-from fsm.moves import VERBS
-from fsm.prices import PRICES
-from fsm.recheck import RECHECKS
-from fsm.ruleset import builtin
-from fsm.scenario import TARGET_KINDS
+from fsm.scenarios.building import TARGET_KINDS
+from fsm.spec import kinds
+from fsm.spec.effects import EFFECTS
+from fsm.spec.prices import PRICES
+from fsm.spec.recheck import RECHECKS
+from fsm.spec.ruleset import builtin
+from fsm.table.moves import VERBS
 
 REPO = Path(__file__).resolve().parents[1]
 
 #: The engine and its parts (README, Layout).
 PARTS = [
-    "engine.py", "board.py", "legality.py", "declaring.py", "candidates.py", "play.py", "resolving.py",
-    "narration.py", "seat.py", "steps.py",
+    "engine/game.py", "spec/board.py", "engine/legality.py", "engine/declaring.py", "engine/candidates.py",
+    "engine/play.py", "engine/resolving.py", "engine/narration.py", "engine/seat.py", "machines/steps.py",
 ]  # fmt: skip
 
 #: Every word the registries and kinds.toml own.

@@ -1,5 +1,5 @@
 """代償 as data (issue 13): a 代償 is skills plus parts (cards from the hand, units, equips) declared
-in fsm/data/price_parts.toml or a designer's `[part.NAME]`; the move names what pays (COST-3); a
+in fsm/rules/data/price_parts.toml or a designer's `[part.NAME]`; the move names what pays (COST-3); a
 fizzle refunds every part under refund_cost_on_fizzle (COST-5); what pending declarations have
 promised counts, as held skills do for SC-4; bad input names file, line and the allowed words."""
 
@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from conftest import GEOS, make
 
-from fsm.diagrams import machines, render_machine
-from fsm.engine import Game
+from fsm.engine.game import Game
 from fsm.errors import BadInput, RuleViolation
-from fsm.moves import parse
-from fsm.ruleset import builtin
-from fsm.scenario import build_game
+from fsm.render.diagrams import machines, render_machine
+from fsm.scenarios.building import build_game
+from fsm.spec.ruleset import builtin
+from fsm.table.moves import parse
 
 REPO = Path(__file__).resolve().parents[1]
 RECALL = REPO / "designs" / "return_to_hand.toml"

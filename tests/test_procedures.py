@@ -12,10 +12,11 @@ from collections import Counter
 import pytest
 from conftest import log_index, make, outcome, play, refused, texts
 
-from fsm.engine import Game
-from fsm.kinds import KindSpec
-from fsm.procedures import EVENTLESS_STEPS, procedure_class
-from fsm.ruleset import builtin
+from fsm.engine.game import Game
+from fsm.machines.chain import priority
+from fsm.machines.procedures import EVENTLESS_STEPS, procedure_class
+from fsm.spec.kinds import KindSpec
+from fsm.spec.ruleset import builtin
 
 ROCK = {
     "owner": "A",
@@ -121,7 +122,7 @@ def test_act_4_declaration_changes_nothing_and_dice_come_first() -> None:
     dice = log_index(g, f"dice for #{item.seq}: {item.dice}", start)
     window = log_index(g, "counter window opens", start)
     assert declared < dice < window
-    assert g.table.priority == "B" and g.actor() == "B"
+    assert priority(g.table) == "B" and g.actor() == "B"
 
 
 def test_act_5_opponent_may_counter() -> None:
@@ -194,7 +195,7 @@ def test_cost_4_counter_window() -> None:
     """COST-4: the opponent may answer a cost ability."""
     g = game()
     play(g, "A: activate 地割れ of 岩の巨人 on 水の精")
-    assert g.table.priority == "B"
+    assert priority(g.table) == "B"
     assert "B: use 破壊の術 by 水の精 on 岩の巨人" in texts(g)
 
 
@@ -313,7 +314,7 @@ def test_mar_3_no_counter_window() -> None:
     g = game("main_phase")
     start = len(g.log)
     play(g, "A: activate 行軍歌 of 岩の巨人 on 水の精")
-    assert not g.table.chain and g.table.priority is None
+    assert not g.table.chain and priority(g.table) is None
     assert outcome(g, "行軍歌") == ("resolved", "MAR-3")
     assert log_index(g, "no counter window", start) < log_index(g, "becomes 進軍完了", start)
     assert log_index(g, "becomes 進軍完了", start) < log_index(g, "水の精 becomes 行動完了", start)
@@ -374,7 +375,7 @@ def test_sc_5_opponent_of_the_skills_declarer_first() -> None:
     """SC-5: after a skill is declared, its declarer's opponent is asked first."""
     g = game()
     play(g, "A: use 石つぶて by 岩の巨人 on 水の精")
-    assert g.table.priority == "B"
+    assert priority(g.table) == "B"
     refused(g, "A: pass", "TIM-CTR-2")
 
 

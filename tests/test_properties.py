@@ -34,9 +34,10 @@ from conftest import make
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from fsm.engine import Game
+from fsm.engine.game import Game
 from fsm.errors import BadInput, RuleViolation
-from fsm.moves import VERBS, parse
+from fsm.machines.chain import priority
+from fsm.table.moves import VERBS, parse
 
 ROCK_ABILITIES = [
     {"name": "岩砕き", "kind": "action", "timing": "通常/反撃", "effect": "destroy", "dice": True, "min_roll": 3},
@@ -336,13 +337,13 @@ class PlayAtRandom(RuleBasedStateMachine):
         """TIM-CTR-2: an empty chain ⇔ the chain machine is empty and nobody holds priority."""
         g = self.game
         t = g.table
-        assert (not t.chain) == (t.chain_state in (None, "empty") and t.priority is None), (
+        assert (not t.chain) == (t.chain_state in (None, "empty") and priority(t) is None), (
             t.chain,
             t.chain_state,
-            t.priority,
+            priority(t),
         )
-        if t.priority is not None:
-            assert g.actor() == t.priority
+        if priority(t) is not None:
+            assert g.actor() == priority(t)
         for below, above in zip(t.chain, t.chain[1:], strict=False):
             assert above.answering == below.seq and above.seq > below.seq
 

@@ -10,10 +10,10 @@ import pytest
 from conftest import make, play, refused
 
 from fsm.cli import main
-from fsm.effects import EFFECTS, one_off
-from fsm.engine import Game
+from fsm.engine.game import Game
 from fsm.errors import BadInput
-from fsm.scenario import load
+from fsm.scenarios.playing import load
+from fsm.spec.effects import EFFECTS, one_off
 
 
 def refused_on_load(path: Path, text: str, line: int, clause: str) -> BadInput:

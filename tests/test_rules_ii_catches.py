@@ -11,9 +11,9 @@ from typing import Any
 
 from conftest import at_own_normal_timing, make, outcome, pass_until, play, refused, texts
 
-from fsm.engine import Game
-from fsm.ruleset import builtin
-from fsm.scenario import build_game
+from fsm.engine.game import Game
+from fsm.scenarios.building import build_game
+from fsm.spec.ruleset import builtin
 
 FOES = {"水の精": {"owner": "B", "skills": "水"}, "水の番人": {"owner": "B", "skills": "水"}}
 EARTH_SPEAR = {"owner": "A", "condition": "土", "timing": "通常", "effect": "destroy"}

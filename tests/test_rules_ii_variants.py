@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from conftest import make, pass_until, play, refused
 
-from fsm.engine import Game
-from fsm.skills import fmt
+from fsm.engine.game import Game
+from fsm.rules.skills import fmt
 
 #: The documented defaults, written out here (the first test checks them against SPECS).
 DEFAULTS = {
@@ -32,7 +32,7 @@ def changed(name: str, value: Any) -> dict[str, Any]:
 
 def test_the_issue_11_variants_have_the_documented_defaults() -> None:
     """The defaults the docs give (README, docs/scenarios.md) are the ones in force."""
-    from fsm.variants import BY_NAME
+    from fsm.rules.variants import BY_NAME
 
     assert {name: BY_NAME[name].default for name in DEFAULTS} == DEFAULTS
 

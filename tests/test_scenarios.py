@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from fsm.catalogue import CLAUSES
 from fsm.cli import main
 from fsm.errors import BadInput
-from fsm.scenario import play, read_yaml
+from fsm.rules.catalogue import CLAUSES
+from fsm.scenarios.playing import play
+from fsm.scenarios.reading import read_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 LIBRARY = sorted((REPO / "scenarios").glob("*.yaml"))
@@ -325,12 +326,14 @@ def test_missing_scenario_file_is_bad_input(tmp_path: Path) -> None:
 def test_docs_explain_every_key_move_effect_timing_and_variant() -> None:
     """docs/scenarios.md names every key the reader accepts, every move form, effect, start point,
     target kind, timing and rule variant, and every scenario of the library."""
-    from fsm.effects import EFFECTS
-    from fsm.engine import Game
-    from fsm.moves import VERBS
-    from fsm.ruleset import builtin
-    from fsm.scenario import ABILITY_KEYS, CARD_KEYS, EXPECT_KEYS, TARGET_KINDS, TOP_KEYS, UNIT_CHECKS, UNIT_KEYS
-    from fsm.variants import SPECS
+    from fsm.engine.game import Game
+    from fsm.rules.variants import SPECS
+    from fsm.scenarios.building import ABILITY_KEYS, CARD_KEYS, TARGET_KINDS, UNIT_KEYS
+    from fsm.scenarios.checking import EXPECT_KEYS, UNIT_CHECKS
+    from fsm.scenarios.playing import TOP_KEYS
+    from fsm.spec.effects import EFFECTS
+    from fsm.spec.ruleset import builtin
+    from fsm.table.moves import VERBS
 
     text = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
     keys = TOP_KEYS | UNIT_KEYS | ABILITY_KEYS | CARD_KEYS | EXPECT_KEYS | set(UNIT_CHECKS)

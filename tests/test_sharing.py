@@ -1,4 +1,4 @@
-"""Tables that share structure (issue 16 point 2, fsm/sharing.py): a copy shares every unit, card
+"""Tables that share structure (issue 16 point 2, fsm/table/sharing.py): a copy shares every unit, card
 and geo until one side writes it, and each part keeps its own fingerprint once shared.
 
 FLOW-ZONES: the table is the whole game, so a snapshot (undo) and every explored table are
@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import STARTS
 
-from fsm.engine import Game
-from fsm.model import Table
-from fsm.sharing import SharedPart
+from fsm.engine.game import Game
+from fsm.table.model import Table
+from fsm.table.sharing import SharedPart
 
 
 def _game(start: int, seed: int) -> Game:
@@ -137,7 +137,7 @@ def test_flow_zones_a_shared_part_refuses_writes_outside_a_move() -> None:
 
 
 def test_a_dropped_table_is_freed_without_waiting_for_the_garbage_collector() -> None:
-    """A unit and its skill pools hold each other weakly (fsm.sharing.PartRef): a table the
+    """A unit and its skill pools hold each other weakly (fsm.table.sharing.PartRef): a table the
     explorer drops is freed as soon as nothing holds it.  With a strong reference back, every
     unit a move copies was a cycle left for the collector, and the explorer's memory grew
     between collections."""

@@ -8,10 +8,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-from fsm.catalogue import CLAUSES
-from fsm.diagrams import machines
-from fsm.ruleset import builtin
-from fsm.timing_map import matrix
+from fsm.render.diagrams import machines
+from fsm.render.timing_map import matrix
+from fsm.rules.catalogue import CLAUSES
+from fsm.spec.ruleset import builtin
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((REPO / "scenarios").glob("*.yaml"))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from browser_support import CHROMIUM_ARGS, REPO, chromium_path
 
-from fsm.catalogue import CLAUSES
+from fsm.rules.catalogue import CLAUSES
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO / "test-artifacts"

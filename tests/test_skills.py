@@ -16,7 +16,7 @@ from conftest import at_own_normal_timing, make, pass_until, play, refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fsm.skills import ALL, PALETTE, SYMBOLS, TOOL, can_pay, payment, pool, symbol
+from fsm.rules.skills import ALL, PALETTE, SYMBOLS, TOOL, can_pay, payment, pool, symbol
 
 PACKAGE = Path(__file__).resolve().parents[1] / "fsm"
 
@@ -38,7 +38,7 @@ def test_sym_1_palette_covers_every_symbol_once() -> None:
 
 
 def test_sym_1_palette_lives_in_one_place() -> None:
-    """SYM-1: the colours are defined in fsm/skills.py only; everything else imports PALETTE."""
+    """SYM-1: the colours are defined in fsm/rules/skills.py only; everything else imports PALETTE."""
     colours = {c.lower() for c in PALETTE.values()}
     elsewhere = [
         f"{path.relative_to(PACKAGE.parent)}: {colour}"
@@ -47,7 +47,7 @@ def test_sym_1_palette_lives_in_one_place() -> None:
         for colour in colours
         if colour in path.read_text(encoding="utf-8").lower()
     ]
-    assert not elsewhere, f"symbol colours repeated outside fsm/skills.py: {elsewhere}"
+    assert not elsewhere, f"symbol colours repeated outside fsm/rules/skills.py: {elsewhere}"
 
 
 def test_sym_2_all_pays_for_every_symbol_but_tool() -> None:

@@ -15,13 +15,13 @@ import pytest
 from conftest import make, play
 from statemachine.exceptions import TransitionNotAllowed
 
-from fsm.battle import GameFlow
-from fsm.chain import CounterChain
-from fsm.engine import Game
-from fsm.model import ChainItem
-from fsm.procedures import procedure_class
-from fsm.ruleset import builtin
-from fsm.steps import BattleSteps
+from fsm.engine.game import Game
+from fsm.machines.battle import GameFlow
+from fsm.machines.chain import CounterChain
+from fsm.machines.procedures import procedure_class
+from fsm.machines.steps import BattleSteps
+from fsm.spec.ruleset import builtin
+from fsm.table.model import ChainItem
 
 RULES = builtin()
 SPECS = [spec for kind in RULES.kinds.values() for spec in (kind, kind.with_sync())]
@@ -133,7 +133,7 @@ def test_callback_error_propagates_and_apply_changes_nothing(
     play(g, *before)
     key, length, flow = g.table.key(), len(g.log), g.flow.configuration_values
     with monkeypatch.context() as patch:
-        owner, _, name = method.rpartition(".")  # the flow's entries live on its listener (fsm.steps)
+        owner, _, name = method.rpartition(".")  # the flow's entries live on its listener (fsm.machines.steps)
         patch.setattr(BattleSteps if owner == "BattleSteps" else Game, name, _boom)
         with pytest.raises(Boom):
             g.apply(move)

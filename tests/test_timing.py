@@ -12,10 +12,11 @@ import pytest
 from conftest import make, play, refused, texts
 
 from fsm.cli import main
-from fsm.engine import Game
+from fsm.engine.game import Game
 from fsm.errors import BadInput
-from fsm.ruleset import builtin
-from fsm.timing import POINTS, parse_timings
+from fsm.machines.chain import priority
+from fsm.rules.timing import POINTS, parse_timings
+from fsm.spec.ruleset import builtin
 
 RULES = builtin()
 TABLE = {row["timing"]: row for row in RULES.legality_table()}
@@ -124,7 +125,7 @@ def test_tim_1_several_timings_in_one_text() -> None:
 def test_cli_timings_fits_100_columns_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     """TIM-SKL: `fsm timings` fits a 100-column terminal (Japanese counts double) and still says where each
     timing may be used: [反撃：スキル限定] counters wherever a skill is being answered."""
-    from fsm.timing_text import display_width
+    from fsm.render.timing_text import display_width
 
     assert main(["timings"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -342,7 +343,7 @@ def test_tim_mf_refused_in_a_battle_and_in_the_opponents_main_phase() -> None:
     cid = next(c for c, label in LABEL.items() if label == "[ＭＦ]")
     g = SETUPS["own main phase"]()
     play(g, f"B: use {cid} by 水の精")
-    assert g.table.priority == "A"  # a skill card in the main phase still opens a window (SC-5)
+    assert priority(g.table) == "A"  # a skill card in the main phase still opens a window (SC-5)
     refused(SETUPS["own normal timing"](), f"B: use {cid} by 水の精", "TIM-MF")
     refused(SETUPS["opponent's main phase"](), f"B: use {cid} by 水の精", "TIM-MF")
 

@@ -1,10 +1,11 @@
-"""The engine's trace (fsm/trace.py): every machine transition's log line carries the machines at that instant."""
+"""The engine's trace (fsm/machines/trace.py): every machine transition's log line carries the machines at
+that instant."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fsm.scenario import play
+from fsm.scenarios.playing import play
 
 REPO = Path(__file__).resolve().parents[1]
 CHAIN = REPO / "scenarios" / "nb_counter_chain.yaml"

@@ -6,7 +6,7 @@ import pytest
 from conftest import make, play
 
 from fsm.errors import BadInput
-from fsm.variants import SPECS, Variants, parse_assignment
+from fsm.rules.variants import SPECS, Variants, parse_assignment
 
 
 def _mf_table(setting: str):
@@ -21,7 +21,7 @@ def _mf_table(setting: str):
 @pytest.mark.parametrize(("setting", "after"), [("end_of_main_phase", "火×1"), ("after_next_battle", "なし")])
 def test_sc3_skills_used_by_an_mf_card_come_back_as_the_variant_says(setting: str, after: str) -> None:
     """SC-3 speaks of battles only; outside one, the variant decides when used skills return."""
-    from fsm.skills import fmt
+    from fsm.rules.skills import fmt
 
     game = _mf_table(setting)
     play(game, "A: use 火球 by 術師 on 水の精", "B: pass", "A: pass")  # its counter window closes: resolved
@@ -48,7 +48,7 @@ def test_auto2_quick_summoned_unit_battle_auto_follows_the_variant(setting: str,
 
 
 def test_every_variant_has_a_catalogue_clause_and_a_default_among_its_choices() -> None:
-    from fsm.catalogue import CLAUSES
+    from fsm.rules.catalogue import CLAUSES
 
     for spec in SPECS:
         assert spec.clause in CLAUSES, spec.name

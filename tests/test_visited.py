@@ -1,4 +1,4 @@
-"""The explorer's memory of visited tables (fsm/visited.py, issue 16 point 3): a compact digest
+"""The explorer's memory of visited tables (fsm/explore/visited.py, issue 16 point 3): a compact digest
 set and map that behave as a Python set and dict, cost about 17 bytes a digest, and the
 claims that keep two worker processes from exploring the same table."""
 
@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fsm import parallel
-from fsm.explorer import explore_file
-from fsm.visited import START_SLOTS, Claims, DigestMap, Visits
+from fsm.explore import parallel
+from fsm.explore.explorer import explore_file
+from fsm.explore.visited import START_SLOTS, Claims, DigestMap, Visits
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1).filter(lambda d: d not in (0, 1))

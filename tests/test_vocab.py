@@ -13,17 +13,17 @@ import pytest
 from conftest import make, play
 from test_no_kind_names import PARTS  # the engine and its parts
 
-from fsm import effects, prices
-from fsm.catalogue import CLAUSES
-from fsm.effects import EFFECTS, Hit, Lasting, effect
 from fsm.errors import BadInput
-from fsm.kinds import CATEGORIES
-from fsm.model import Effect, Unit
-from fsm.prices import PRICES
-from fsm.protocol import Board
-from fsm.resolutions import CATEGORIES as RESOLVED_AS
-from fsm.ruleset import builtin
-from fsm.scenario import build_game
+from fsm.rules.catalogue import CLAUSES
+from fsm.scenarios.building import build_game
+from fsm.spec import effects, prices
+from fsm.spec.effects import EFFECTS, Hit, Lasting, effect
+from fsm.spec.kinds import CATEGORIES
+from fsm.spec.prices import PRICES
+from fsm.spec.resolutions import CATEGORIES as RESOLVED_AS
+from fsm.spec.ruleset import builtin
+from fsm.table.model import Effect, Unit
+from fsm.table.protocol import Board
 
 REPO = Path(__file__).resolve().parents[1]
 REGISTRIES = {"effect": EFFECTS, "price": PRICES, "category": RESOLVED_AS}
@@ -69,8 +69,8 @@ def test_a_word_is_registered_once() -> None:
 
 def test_diagram_labels_of_prices_come_from_the_registry() -> None:
     """The caption and the pay_price action of a procedure read the price's own entry (ACT-7)."""
-    from fsm.labels import Labeller, price_term
-    from fsm.procedures import procedure_class
+    from fsm.machines.procedures import procedure_class
+    from fsm.render.labels import Labeller, price_term
 
     spec = builtin().kinds["action"]
     assert price_term(spec).ja.startswith(PRICES["act"].ja)
@@ -93,7 +93,7 @@ def _named_words(source: str) -> Iterator[tuple[str, str, int]]:
 
 
 def test_the_engine_names_no_effect_or_price_word() -> None:
-    """What each effect and price word does lives in fsm/effects.py and fsm/prices.py, not in the engine."""
+    """What each effect and price word does lives in fsm/spec/effects.py and fsm/spec/prices.py, not in the engine."""
     named = {name: list(_named_words((REPO / "fsm" / name).read_text(encoding="utf-8"))) for name in PARTS}
     assert {name: words for name, words in named.items() if words} == {}
 

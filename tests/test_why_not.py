@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pytest
 from conftest import make, play, refused
 
-from fsm.engine import Game
+from fsm.engine.game import Game
 
 UNITS = {
     "岩の巨人": {

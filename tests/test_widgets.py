@@ -1,4 +1,4 @@
-"""The step-through widget (fsm/widgets.py), driven headless through its buttons and text box."""
+"""The step-through widget (fsm/notebook/step_through.py), driven headless through its buttons and text box."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from fsm.ruleset import builtin
-from fsm.widgets import PLAYER_COLOURS, StepThrough, log_groups, rows_table
+from fsm.notebook.step_through import PLAYER_COLOURS, StepThrough, log_groups, rows_table
+from fsm.spec.ruleset import builtin
 
 REPO = Path(__file__).resolve().parents[1]
 FIZZLE = REPO / "scenarios" / "action_fizzles_after_counter.yaml"
@@ -144,7 +144,7 @@ def test_rows_table_renders_the_timing_legality_table() -> None:
 
 def test_a_bare_game_gets_a_step_through_without_a_script() -> None:
     """Any Game can be stepped: StepThrough(game) shows its legal moves and hides the script controls."""
-    from fsm.scenario import load
+    from fsm.scenarios.playing import load
 
     game, _ = load(FIZZLE)
     step = StepThrough(game)
@@ -207,14 +207,21 @@ def test_undo_takes_back_the_move_being_replayed_and_buttons_are_reused() -> Non
 
 
 def test_tim_ctr_2_a_game_displays_itself_in_jupyter() -> None:
-    """TIM-CTR-2: like python-statemachine's machines, a Game shows itself: who decides, and the live diagram."""
-    from fsm.scenario import load
+    """TIM-CTR-2: like python-statemachine's machines, a Game shows itself in IPython: who decides,
+    and the live diagram; the engine alone draws nothing (drawing is at the edge, fsm.render)."""
+    from IPython.core.interactiveshell import InteractiveShell
 
+    import fsm
+    from fsm.scenarios.playing import load
+
+    shell = InteractiveShell.instance()
+    fsm.show_games_in(shell)
     game, _ = load(FIZZLE)
     game.apply("A: activate 岩砕き of 岩の巨人 on 水の精")
-    shown = game._repr_html_()
-    assert "B to decide" in shown and "<svg" in shown
-    assert "#1 【行動】 岩砕き by 岩の巨人" in game._repr_svg_()  # the chain as a stack, drawn with the rest
+    shown, _meta = shell.display_formatter.format(game)
+    assert "B to decide" in shown["text/html"] and "<svg" in shown["text/html"]
+    assert "#1 【行動】 岩砕き by 岩の巨人" in shown["image/svg+xml"]  # the chain as a stack, drawn with the rest
+    assert "B to decide" in game._repr_html_() and "<svg" not in game._repr_html_()
 
 
 def test_act4_a_misspelt_move_word_gets_did_you_mean() -> None:

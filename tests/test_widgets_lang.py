@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fsm.widgets import StepThrough
+from fsm.notebook.step_through import StepThrough
 
 REPO = Path(__file__).resolve().parents[1]
 FIZZLE = REPO / "scenarios" / "action_fizzles_after_counter.yaml"

@@ -13,11 +13,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from fsm import diagrams, timing_map
-from fsm.diagram_style import Style
-from fsm.labels import Lang
-from fsm.ruleset import builtin
-from fsm.scenario import load
+from fsm.render import diagrams, timing_map
+from fsm.render.dot import dot_source
+from fsm.render.graph import Diagram
+from fsm.render.labels import Lang
+from fsm.render.styles import Style
+from fsm.scenarios.playing import load
+from fsm.spec.ruleset import builtin
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -51,13 +53,13 @@ def _clauses(ids: list[str]) -> list[str]:
     return [".. fsm-clauses::", f"   :ids: {', '.join(ids)}", "   :brief:", ""] if ids else []
 
 
-def _machine_page(d: diagrams.Diagram, lang: Lang, by_stem: dict[str, diagrams.Diagram]) -> str:
+def _machine_page(d: Diagram, lang: Lang, by_stem: dict[str, Diagram]) -> str:
     """A machine's page: its diagram (and its 【同調】 form), then every clause they cite."""
     shown = [d] + ([by_stem[sync]] if (sync := d.stem.replace("kind_", "sync_", 1)) in by_stem else [])
     cited: dict[str, None] = {}
     for one in shown:
         assert one.machine is not None
-        cited.update(dict.fromkeys(diagrams.dot_source(one.machine, Style(lang))[1]))
+        cited.update(dict.fromkeys(dot_source(one.machine, Style(lang))[1]))
     lines = _heading(d.title.words(lang))
     if lang == "en":
         lines += [d.summary, ""]

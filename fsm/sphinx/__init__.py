@@ -30,8 +30,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from . import directives, links
-from .nodes import fsm_backlinks, fsm_image, html_depart_image, html_visit_image
+from fsm.sphinx import directives, links
+from fsm.sphinx.nodes import fsm_backlinks, fsm_image, html_depart_image, html_visit_image
 
 STATIC = Path(__file__).parent / "static"
 logger = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def _web_font(app: Sphinx, exception: Exception | None) -> None:
     """The glyphs every page shows, as one small web font (``_static/fsm-ja.woff``)."""
     if exception is not None or app.builder.format != "html":
         return
-    from ..svg_fonts import page_font
+    from fsm.render.fonts import page_font
 
     out = Path(app.outdir)
     pages = [p.read_text(encoding="utf-8") for p in out.rglob("*.html")]

@@ -13,20 +13,23 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 from statemachine.contrib.diagram.sphinx_ext import StateMachineDiagram
 
-from .. import diagrams, live_view, timing_map
-from ..catalogue import CLAUSES
-from ..diagram_style import Style
-from ..errors import BadInput
-from ..labels import Lang, Term
-from ..ruleset import Ruleset
-from ..ruleset import load as load_rules
-from ..scenario import load, play
-from ..svg_fonts import FONT
-from . import links
-from .nodes import fsm_backlinks, fsm_image
+from fsm.errors import BadInput
+from fsm.render import diagrams, live_view, timing_map
+from fsm.render.dot import dot_source, run_dot
+from fsm.render.export import parse_folds
+from fsm.render.fonts import FONT
+from fsm.render.graph import Diagram
+from fsm.render.labels import Lang, Term
+from fsm.render.styles import Style
+from fsm.rules.catalogue import CLAUSES
+from fsm.scenarios.playing import load, play
+from fsm.spec.ruleset import Ruleset
+from fsm.spec.ruleset import load as load_rules
+from fsm.sphinx import links
+from fsm.sphinx.nodes import fsm_backlinks, fsm_image
 
 if TYPE_CHECKING:
-    from ..engine import Game
+    from fsm.engine.game import Game
 
 #: Words of the generated text, per language.
 WORDS: dict[str, Term] = {
@@ -96,7 +99,7 @@ class MachineDiagram(StateMachineDiagram, _FsmDirective):
         "fold": directives.unchanged,
     }
 
-    def find(self, name: str) -> diagrams.Diagram | None:
+    def find(self, name: str) -> Diagram | None:
         for d in diagrams.machines(self.rules()):
             spec = getattr(d.machine, "spec", None)
             keys = {d.stem, d.stem.removeprefix("kind_")} | ({spec.key} if spec is not None else set())
@@ -112,14 +115,14 @@ class MachineDiagram(StateMachineDiagram, _FsmDirective):
             return self.warn(f"no machine called {name!r}; use one of: {known}")
         lang, clauses = self.lang(), self.options.get("clauses", True)
         printed = "print" in self.options
-        folds = diagrams.parse_folds(self.options["fold"]) if "fold" in self.options else None
+        folds = parse_folds(self.options["fold"]) if "fold" in self.options else None
         try:
             svg = str(
                 diagrams.render_machine(d.machine, lang, "svg", clauses=clauses, printed=printed, fold_states=folds)
             )
         except BadInput as err:
             return self.warn(err.message)
-        _, cited = diagrams.dot_source(d.machine, Style(lang, clauses, printed), fold_states=folds)
+        _, cited = dot_source(d.machine, Style(lang, clauses, printed), fold_states=folds)
         title = d.title.words(lang)
         anchor = f"diagram-{d.stem}"
         for cid in cited:
@@ -258,7 +261,7 @@ class ClauseCatalogue(_FsmDirective):
             if not c.id.startswith(prefix):
                 continue
             box = nodes.container(classes=["fsm-clause-entry"], ids=[] if brief else [c.id])
-            # the Japanese site reads the catalogue's own Japanese wording (fsm/data/clauses.toml)
+            # the Japanese site reads the catalogue's own Japanese wording (fsm/rules/data/clauses.toml)
             title, text, variant = c.title_in(lang), c.text_in(lang), c.variant_in(lang)
             if brief:
                 box += nodes.paragraph("", "", clause_ref(c.id), nodes.Text("  "), nodes.strong(text=title))
@@ -299,7 +302,7 @@ class TimingMatrix(_FsmDirective):
             table = timing_map.html_table(rules, lang, clauses)
             return [nodes.raw("", f'<div class="fsm-matrix" id="timing-matrix">{table}</div>', format="html")]
         style = Style(lang, clauses, "print" in self.options)
-        svg = diagrams.run_dot(timing_map.dot_source(rules, style, FONT), "svg").decode("utf-8")
+        svg = run_dot(timing_map.dot_source(rules, style, FONT), "svg").decode("utf-8")
         node = image_node(svg, "timing_map", title, ["statemachine-diagram", "align-center", "fsm-diagram"])
         node["ids"] = ["timing-matrix"]
         return [node]

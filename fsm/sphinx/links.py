@@ -14,7 +14,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from .nodes import fsm_backlinks
+from fsm.sphinx.nodes import fsm_backlinks
 
 #: kind: "diagram" or "scenario"
 Link = tuple[str, str, str, str]  # (docname, anchor, title, kind)

@@ -1,0 +1,89 @@
+"""Move generation: every move the player to act might make now, before legality judges them.
+
+:func:`candidates` lists concrete moves (each target spelled out); :meth:`fsm.engine.game.Game.legal_moves`
+keeps those :mod:`fsm.engine.legality` allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fsm.engine.seat import Seat
+from fsm.machines.chain import priority
+from fsm.spec import paying
+from fsm.table.model import Ability, Unit
+from fsm.table.moves import Move
+
+
+def candidates(seat: Seat) -> Iterator[Move]:
+    t = seat.table
+    actor = seat.actor()
+    if actor is None:
+        return
+    yield Move("pass", actor)
+    own_units = [u for u in t.units.values() if u.owner == actor]
+    targets = all_targets(seat)
+    if seat.flow.at("quick_summon") and priority(t) is None:  # an open window takes counters
+        for u in own_units:
+            if u.zone == "hand":
+                yield Move("summon", actor, unit=u.id)
+        for c in t.cards.values():
+            if c.owner != actor:
+                continue
+            if c.type == "equip" and c.zone == "hand":
+                for u in own_units:
+                    yield Move("equip", actor, card=c.id, unit=u.id)
+            if c.zone == "equipped":
+                yield Move("unequip", actor, card=c.id)
+            if c.quick_summon and c.zone == "hand":
+                yield Move("reveal", actor, card=c.id)
+        return
+    if seat.flow.at("formation"):
+        for u in own_units:
+            yield Move("front", actor, unit=u.id)
+        return
+    if seat.flow.at("main_phase") and priority(t) is None:
+        for u in own_units:
+            for g in t.geos:
+                yield Move("advance", actor, unit=u.id, target=g)
+    if seat.flow.at("normal_timing") and priority(t) is None:
+        for u in own_units:
+            for other in t.units.values():
+                if other.owner != actor:
+                    yield Move("attack", actor, unit=u.id, target=other.id)
+    for u in own_units:
+        for ab in u.abilities:
+            choices = price_choices(seat, u, ab)
+            for tg in target_choices(ab.target, targets):
+                for chosen in choices:
+                    yield Move("activate", actor, ability=ab.name, unit=u.id, target=tg, paying=chosen)
+    for c in t.cards.values():
+        if c.owner == actor and c.type == "skill" and c.zone in ("hand", "revealed"):
+            for u in own_units:
+                for tg in target_choices(c.target, targets):
+                    yield Move("use", actor, card=c.id, unit=u.id, target=tg)
+
+
+def price_choices(seat: Seat, u: Unit, ab: Ability) -> list[tuple[str, ...]]:
+    """Each way to pay the ability's 代償 parts (COST-3); none to name where there is one way or none."""
+    spec = seat.rules.kind(ab.kind, sync=ab.sync is not None)
+    parts = paying.parts_of(spec, ab)
+    options = paying.options(seat, parts, u) if parts and u.on_field else []
+    return options if len(options) > 1 else [()]
+
+
+def all_targets(seat: Seat) -> dict[str, list[str]]:
+    """What each target kind may name on this table (fsm.engine.declaring.TARGETED)."""
+    t = seat.table
+    return {
+        "unit": [u.id for u in t.units.values() if u.on_field],
+        "player": list(t.players),
+        "geo": list(t.geos),
+        "equip": [c.id for c in t.cards.values() if c.zone == "equipped"],
+    }
+
+
+def target_choices(kind: str, targets: dict[str, list[str]]) -> list[str | None]:
+    if kind in targets:
+        return list(targets[kind])
+    return [None]

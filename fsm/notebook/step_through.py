@@ -1,0 +1,434 @@
+"""Step through a game in Jupyter, on one screen: who decides and why, one button per legal
+move, the chain as a stack, the newest log lines, and beside them the machines (the game
+flow, the counter chain or the top link's procedure), with the units, cards and script
+folded away below.
+
+    from fsm.notebook.step_through import StepThrough
+    StepThrough.from_scenario("../scenarios/action_fizzles_after_counter.yaml")
+
+The widget uses only the engine's public surface (:meth:`Game.legal_moves`, :meth:`Game.apply`,
+:meth:`Game.why_not`, :meth:`Game.snapshot` / :meth:`Game.restore`, :attr:`Game.log`,
+:meth:`Game.actor`, :meth:`Game.spec_of`, :meth:`Game.source_name`).  What a reader can do:
+
+* click a move button (coloured by player); a move that resolves chain links stops at the
+  first one, and **step** (or →) unwinds the chain link by link — which link is rechecked,
+  each condition as found (the failing one in red, on the procedure diagram and in the
+  log), then 発動 or 不発, then the next link; **play to the decision** runs on to where a
+  player decides.  This is the engine's own trace played back (:mod:`fsm.notebook.timeline`);
+* jump to any earlier point with the timeline (the slider steps with ← and →, the history
+  list jumps to a move or a step); undo, or go back to the start;
+* type *any* move and ask "why not?" — a refusal is explained with its clause and changes
+  nothing, a typo is explained too, never with a traceback;
+* follow the scenario's script: its next move is marked ▶, "next in script" plays it.
+
+Stable CSS classes for the browser tests and styling: ``fsm-step``, ``fsm-header``,
+``fsm-move``, ``fsm-chain``, ``fsm-log``, ``fsm-log-latest``, ``fsm-diagram``,
+``fsm-timeline``, ``fsm-step-next``, ``fsm-play-decision``, ``fsm-why``, ``fsm-table``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from fsm.engine.game import Game, LogEntry, Snapshot
+from fsm.errors import BadInput, RuleViolation
+from fsm.i18n import N_, _
+from fsm.machines.procedures import procedure_class
+from fsm.machines.trace import Trace
+from fsm.notebook.draw_ahead import WORKER
+from fsm.notebook.step_html import PLAYER_COLOURS, STYLE, Painter, clause_badge, esc
+from fsm.notebook.step_panels import StepPanels
+from fsm.notebook.timeline import Frame, frames, is_move_echo
+from fsm.render import live_view
+from fsm.render.labels import Lang
+from fsm.rules.variants import Variants
+from fsm.scenarios.script import Script, ScriptStep, read_script, same_move
+from fsm.spec.ruleset import Ruleset
+from fsm.table.moves import Move
+
+__all__ = [
+    "PLAYER_COLOURS",
+    "ScriptStep",
+    "StepThrough",
+    "clause_badge",
+    "diagram",
+    "log_groups",
+    "read_script",
+    "rows_table",
+]
+
+
+def rows_table(rows: list[dict[str, str]], caption: str = "") -> str:
+    """A list of same-keyed dicts (e.g. :func:`fsm.rules.timing.legality_table`) as an HTML table."""
+    if not rows:
+        return "<p>(empty)</p>"
+    heads = list(rows[0])
+    out = ['<table class="fsm-rows" style="border-collapse:collapse;font-size:12px">']
+    if caption:
+        out.append(f"<caption>{esc(caption)}</caption>")
+    # inline styles: JupyterLab right-aligns table cells, which reads badly for words
+    cell = "text-align:left;vertical-align:top;border:1px solid #ddd;padding:2px 6px"
+    out.append("<tr>" + "".join(f'<th style="{cell}">{esc(h)}</th>' for h in heads) + "</tr>")
+    for row in rows:
+        cells = []
+        for i, h in enumerate(heads):
+            value = str(row.get(h, ""))
+            # the first column names the row; the others wrap (an explorer line of moves is long)
+            wrap = ";white-space:nowrap" if i == 0 else ";white-space:normal;max-width:36em"
+            style = cell + (";color:#aaa" if value == "—" else "") + wrap
+            cells.append(f'<td style="{style}">{esc(value)}</td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None) -> Any:
+    """A machine's diagram for a notebook cell: a kind key (``"action"``, ``"sync_action"``,
+    ``"skill"``) or a machine class (``CounterChain``, ``GameFlow``)."""
+    from IPython.display import SVG
+
+    from fsm.render.diagrams import render_machine
+    from fsm.spec.ruleset import builtin
+
+    machine = what
+    if isinstance(what, str):
+        rules = rules or builtin()
+        key = what.removeprefix("sync_")
+        if key not in rules.kinds:
+            message = _("no kind {kind!r}; kinds: {kinds} (prefix sync_ for 【同調】)")
+            raise BadInput(message.format(kind=what, kinds=", ".join(rules.kinds)))
+        machine = procedure_class(rules.kind(key, sync=what.startswith("sync_")))
+    return SVG(render_machine(machine, lang=lang))  # type: ignore[arg-type]
+
+
+def log_groups(log: list[LogEntry]) -> list[tuple[str, list[LogEntry]]]:
+    """Split the log into (move, the lines it caused); set-up lines come under ``""``.
+
+    A move's first line is its own echo (the move text), which starts a new group.
+    """
+    groups: list[tuple[str, list[LogEntry]]] = []
+    for entry in log:
+        if is_move_echo(entry):
+            groups.append((entry.move, [entry]))
+        elif groups:
+            groups[-1][1].append(entry)
+        else:
+            groups.append(("", [entry]))
+    return groups
+
+
+@dataclass(frozen=True)
+class _Point:
+    """A decision point of the history: the table there and where the script stood."""
+
+    snapshot: Snapshot
+    script_pos: int
+    off_script: bool
+
+
+class StepThrough(StepPanels):
+    """An interactive, rule-citing step-through of one game (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: Game,
+        title: str = "",
+        script: list[ScriptStep] | None = None,
+        script_pos: int = 0,
+        clauses: list[str] | None = None,
+        lang: Lang = "both",
+        draw_ahead: bool = True,
+    ) -> None:
+        self.game = game
+        self.title = title
+        self.script = Script(list(script or []), script_pos)
+        self.clauses = list(clauses or [])
+        self.lang = lang
+        self.painter = Painter(game, lang)
+        self._start = len(game.log)  # what came before (a scenario's first moves) is the set-up
+        self.points = [_Point(game.snapshot(), script_pos, False)]
+        self.entries: list[LogEntry] = list(game.log)
+        self.frames: list[Frame] = frames(self.entries, self._start)
+        self.cursor = len(self.frames) - 1
+        self._at = 0  # the decision point the game's table stands at
+        self._buttons: list[w.Button] = []  # the move buttons, reused across redraws (made only when more are needed)
+        self._legal: dict[str, Move] = {}
+        self._ahead = WORKER if draw_ahead else None
+        self._build()
+        self.refresh()
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_scenario(
+        cls,
+        path: str | Path,
+        upto: int | None = None,
+        variants: Variants | Mapping[str, Any] | None = None,
+        rules: Ruleset | None = None,
+        lang: Lang = "both",
+    ) -> StepThrough:
+        """A step-through of a scenario file, at its start or after its first ``upto`` entries.
+
+        ``variants`` are applied on top of the scenario's own ``variants:``.
+        """
+        from fsm.scenarios.playing import play, prose
+        from fsm.scenarios.reading import read_yaml
+
+        data = read_yaml(Path(path))
+        if not isinstance(data, Mapping):
+            raise BadInput(_("a scenario is a mapping with players, units, moves ..."), f"{path}:1")
+        merged: Variants | None = None
+        if variants is not None:
+            extra = variants.changed() if isinstance(variants, Variants) else dict(variants)
+            merged = Variants({**dict(data.get("variants") or {}), **extra})
+        spoken = None if lang == "both" else lang
+        result = play(path, merged, rules, upto=upto if upto is not None else 0, lang=spoken)
+        script = read_script(data.get("moves"))
+        pos = min(upto or 0, len(script))
+        clauses = [str(c) for c in data.get("clauses") or []]
+        result.game.lang = spoken  # the game answers why-not in it (Game(lang=...))
+        title = prose(data, "title", spoken) or Path(path).stem
+        self = cls(result.game, title, script, pos, clauses, lang)
+        if result.failures:
+            self.script.off = True
+            self._show_why("<br>".join(esc(f) for f in result.failures), ok=False)
+        return self
+
+    # ------------------------------------------------------------------ compatibility views
+    @property
+    def move_buttons(self) -> list[w.Button]:
+        return list(self.moves_box.children)
+
+    @property
+    def history(self) -> list[_Point]:
+        """The decision points after the start (one per move played)."""
+        return self.points[1:]
+
+    @property
+    def script_pos(self) -> int:
+        return self.script.pos
+
+    @property
+    def off_script(self) -> bool:
+        return self.script.off
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[self.cursor]
+
+    # ------------------------------------------------------------------ moves
+    def play(self, move: Move | str) -> list[LogEntry]:
+        """Play a move as if its button were clicked; a refusal is shown, not raised."""
+        text = str(move).strip()
+        if not text:
+            self._show_why(self._say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
+            return []
+        if not self.frame.decision:
+            self._show_why(self._say(N_("this move is still being replayed: press “to the decision” first")), ok=False)
+            return []
+        try:
+            entries = self.game.apply(move if isinstance(move, Move) else text)
+        except RuleViolation as err:
+            said = self._say(N_("refused {clause} {message} — nothing changed"))
+            self._show_why(said.format(clause=clause_badge(err.clause), message=esc(err.message)), ok=False)
+            return []
+        except BadInput as err:
+            self._unreadable(err)
+            return []
+        except Exception as err:  # noqa: BLE001 - an engine bug is reported in the widget, not as a traceback
+            said = self._say(N_("internal error, please report it: {kind}: {error}"))
+            self._show_why(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
+            return []
+        del self.points[self._at + 1 :]  # a move played from an earlier point starts a new future
+        self.script.follow(entries[0].move if entries else "")
+        self.points.append(_Point(self.game.snapshot(), self.script.pos, self.script.off))
+        self._at = len(self.points) - 1
+        self.entries = list(self.game.log)
+        self.frames = frames(self.entries, self._start)
+        ends = [i for i, f in enumerate(self.frames) if f.move == self._at]
+        unwinds = any(e.trace and e.trace.event == "close_window" for e in entries)
+        self.cursor = ends[0] if unwinds else ends[-1]  # a resolution stops at its first link step
+        # every step of the move's replay, drawn in the one dot run its first frame needs
+        live_view.render([v for i in ends for v in self._views(self.frames[i].trace).values()])
+        self._show_why("")
+        self.refresh()
+        return entries
+
+    def try_move(self, move: Move | str) -> str:
+        """Is this move legal now, and if not, which rule forbids it?  Changes nothing."""
+        text = str(move).strip()
+        if not text:
+            return self._show_why(self._say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
+        try:
+            verdict = self.game.why_not(move if isinstance(move, Move) else text)
+        except BadInput as err:  # e.g. a unit or ability that does not exist on this table
+            return self._unreadable(err)
+        except Exception as err:  # noqa: BLE001 - a reader's typo must never end in a traceback
+            said = self._say(N_("could not check this move ({kind}: {error})"))
+            return self._show_why(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
+        if verdict.legal:
+            said = self._say(N_("<b>{move}</b> is legal here — press “play it” to play it"))
+            return self._show_why(said.format(move=esc(text)), ok=True)
+        if not verdict.clause:
+            return self._unreadable(verdict.message)
+        said = self._say(N_("<b>{move}</b> is refused {clause} {message}"))
+        return self._show_why(
+            said.format(move=esc(text), clause=clause_badge(verdict.clause), message=esc(verdict.message)), ok=False
+        )
+
+    def next_in_script(self) -> None:
+        """Play the script's next move, or show the refusal the script expects next."""
+        s = self.script
+        if s.off:
+            self._show_why(
+                self._say(N_("you have left the script; undo back to it, or go back to the start")), ok=False
+            )
+            return
+        if s.pos >= len(s.steps):
+            self._show_why(self._say(N_("the script is finished; carry on with the buttons")), ok=True)
+            return
+        if not self.frame.decision:
+            self.play_to_decision()
+        step = s.steps[s.pos]
+        if step.refused:
+            self.try_text.value = step.text
+            s.pos += 1
+            self.points[self._at] = _Point(self.points[self._at].snapshot, s.pos, s.off)
+            self.try_move(step.text)
+            self.refresh()
+            return
+        self.play(step.text)
+
+    # ------------------------------------------------------------------ the timeline
+    def goto(self, index: int) -> None:
+        """Show frame ``index`` of the history; the table is put back to that move's decision."""
+        self.cursor = max(0, min(index, len(self.frames) - 1))
+        self._stand_at(self.frame.move)
+        self._show_why("")
+        self.refresh()
+
+    def step(self) -> None:
+        """One link step on (→)."""
+        self.goto(self.cursor + 1)
+
+    def play_to_decision(self) -> None:
+        """Run on to the next point where a player decides."""
+        later = [i for i in range(self.cursor + 1, len(self.frames)) if self.frames[i].decision]
+        self.goto(later[0] if later else len(self.frames) - 1)
+
+    def undo(self) -> None:
+        """Take back the move shown (or being replayed), and everything after it."""
+        move = self.frame.move
+        if move == 0:
+            self._show_why(self._say(N_("nothing to undo")), ok=False)
+            return
+        self._forget_after(move - 1)
+
+    def reset(self) -> None:
+        self._forget_after(0)
+
+    def _forget_after(self, point: int) -> None:
+        self._stand_at(point)
+        del self.points[point + 1 :]
+        self.entries = list(self.game.log)
+        self.frames = frames(self.entries, self._start)
+        self.cursor = len(self.frames) - 1
+        self._show_why("")
+        self.refresh()
+
+    def _stand_at(self, point: int) -> None:
+        if point == self._at:
+            return
+        p = self.points[point]
+        self.game.restore(p.snapshot)
+        # the game's log follows the table (restore only shortens it; a jump forward lengthens it)
+        self.game.log[:] = self.entries[: p.snapshot.log_length]
+        self.script.pos, self.script.off = p.script_pos, p.off_script
+        self._at = point
+
+    # ------------------------------------------------------------------ drawing
+    def refresh(self) -> None:
+        frame = self.frame
+        self.title_html.value = STYLE + self._title()
+        n, total = self._step_of(frame)
+        self.header.value = self.painter.header(frame, None if frame.decision else (n, total))
+        self._draw_moves(frame.decision)
+        last = len(self.frames) - 1
+        self.step_button.disabled = self.cursor >= last
+        self.decision_button.disabled = self.cursor >= last
+        self.undo_button.disabled = frame.move == 0
+        self.script_button.disabled = self.script.done
+        self.script_button.layout.display = "" if self.script.steps else "none"
+        self._draw_timeline(self.frames, self.cursor)
+        self._draw_diagram()
+        self.chain_html.value = self.painter.chain(self._trace())
+        start = self.frames[self.cursor - 1].end if self.cursor else 0
+        self.log_html.value = self.painter.log(self.entries, frame, start)
+        self._draw_folded()
+        if self._ahead is not None and frame.decision:
+            self._ahead.start(self.game, self.lang)
+
+    def _step_of(self, frame: Frame) -> tuple[int, int]:
+        same = [i for i, f in enumerate(self.frames) if f.move == frame.move]
+        return same.index(self.cursor) + 1, len(same)
+
+    def _title(self) -> str:
+        if not self.title:
+            return ""
+        cites = " ".join(clause_badge(c) for c in self.clauses)
+        return f"<div style='font-weight:bold;font-size:14px;margin:2px 0'>{esc(self.title)} {cites}</div>"
+
+    def _draw_moves(self, decision: bool) -> None:
+        legal = self.game.legal_moves() if decision else []
+        self._legal = {self._move_words(m): m for m in legal}
+        scripted = self.script.next_move()
+        players = self.game.table.players
+        while len(self._buttons) < len(legal):
+            self._buttons.append(self._move_button())
+        for b, (text, move) in zip(self._buttons, self._legal.items(), strict=False):
+            is_next = scripted is not None and same_move(scripted, str(move))
+            seat = players.index(move.player)
+            with b.hold_sync():  # one message per button, not one per trait
+                b.description = text
+                b.icon = "play" if is_next else ""
+                b.tooltip = self._say(N_("the scenario's next move: {move}")).format(move=text) if is_next else text
+                # the seat's class colours it (step_html.STYLE): no style widget to update
+                b._dom_classes = ("fsm-move", f"fsm-move-{seat}", *(("fsm-move-scripted",) if is_next else ()))
+        self.moves_box.children = tuple(self._buttons[: len(legal)])
+        if legal:
+            example = self._move_words(next((m for m in legal if m.verb != "pass"), legal[0]))
+            self.try_text.placeholder = self._say(N_("e.g. {move}")).format(move=example)
+
+    def _move_button(self) -> w.Button:
+        b = w.Button(layout=w.Layout(width="auto", margin="1px"))
+        b.on_click(lambda button: self.play(self._legal.get(button.description, button.description)))
+        return b
+
+    def _trace(self) -> Trace:
+        return self.frame.trace or live_view.now(self.game)
+
+    def _views(self, trace: Trace | None) -> dict[str, live_view.View]:
+        return live_view.views(self.game, trace or live_view.now(self.game), self.lang)
+
+    def _draw_diagram(self) -> None:
+        try:
+            trace = self._trace()
+            views = self._views(trace)
+            svgs = dict(zip(views, live_view.render(list(views.values())), strict=True))
+            self._show_diagram(svgs, trace, self.frame.decision)
+        except Exception as err:  # noqa: BLE001 - the diagram is an aid; the step must still work
+            said = self._say(N_("diagram unavailable: {kind}: {error}"))
+            self.diagram.value = (
+                f"<p style='color:#9b2c2c'>{said.format(kind=esc(type(err).__name__), error=esc(err))}</p>"
+            )
+
+    def _draw_folded(self) -> None:
+        """The units and cards are drawn only while their panel is open (the costliest HTML)."""
+        if self.more.selected_index == 0:
+            self.table_html.value = self.painter.table()
+        self.script_html.value = self.painter.script(self.script)

@@ -1,0 +1,335 @@
+"""Building a scenario's table and game: units, abilities, cards, geos, the start (and the battle
+in progress), each value checked where it is read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from fsm.engine.game import Game
+from fsm.errors import BadInput
+from fsm.i18n import _
+from fsm.rules.price_parts import Part, read_cost
+from fsm.rules.skills import Condition, Pool, SkillPool
+from fsm.rules.timing import parse_timings
+from fsm.rules.variants import Variants
+from fsm.scenarios.reading import (
+    NO_SKILLS,
+    Fields,
+    Where,
+    as_named,
+    list_of,
+    no_geo,
+    table_of,
+)
+from fsm.spec.effects import EFFECTS, one_off
+from fsm.spec.effects import parse as parse_effect
+from fsm.spec.paying import self_spoiling
+from fsm.spec.ruleset import Ruleset, builtin
+from fsm.table.model import Ability, Battle, Card, Effect, Geo, Table, Unit
+
+
+def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
+    if raw is None:
+        return ()
+    items = raw if isinstance(raw, list) else [raw]
+    out = []
+    for text in items:
+        if not isinstance(text, str):
+            message = _("an effect is text such as 'destroy' or 'strip 土', got {value}")
+            raise BadInput(message.format(value=as_named(text)), where)
+        out.append(parse_effect(text, where))
+    return tuple(out)
+
+
+TARGET_KINDS = ("unit", "player", "geo", "equip", "none", "self")
+UNIT_KEYS = {"owner", "name", "level", "speed", "skills", "abilities", "zone", "geo", "party", "acted", "marched",
+             "quick_summon", "used"}  # fmt: skip
+ABILITY_KEYS = {"name", "kind", "timing", "cost", "effect", "dice", "min_roll", "target", "sync", "battle"}
+CARD_KEYS = {"owner", "name", "type", "condition", "name_condition", "timing", "effect", "dice", "min_roll", "target",
+             "quick_summon", "zone", "equipped_to"}  # fmt: skip
+
+
+def _timings(f: Fields, rules: Ruleset) -> tuple[str, ...]:
+    raw = f.get("timing")
+    if raw is None:
+        return ()
+    if isinstance(raw, list):
+        if not all(isinstance(p, str) for p in raw):
+            raise BadInput(_("timing must be text such as 通常/反撃, or a list of timings"), f.at("timing"))
+    elif not isinstance(raw, str):
+        raise BadInput(
+            _("timing must be text such as 通常/反撃, got {value}").format(value=as_named(raw)), f.at("timing")
+        )
+    return parse_timings(raw, rules.timings, f.at("timing"))
+
+
+def _owner(f: Fields, players: tuple[str, str], where: Where) -> str:
+    """Every unit and card belongs to one of the two players."""
+    owner = f.get("owner")
+    if owner not in players:
+        at = f.at("owner") if "owner" in f.data else where(f.data)
+        message = _("owner must be {first} or {second}, got {owner!r}")
+        raise BadInput(message.format(first=players[0], second=players[1], owner=owner), at)
+    return str(owner)
+
+
+def _ability(raw: Any, where: Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
+    f = Fields(raw, where, _("an ability of {unit}").format(unit=uid), ABILITY_KEYS, parent, index)
+    kind = f.text("kind")
+    if kind is None:
+        raise BadInput(
+            _("an ability needs `kind:`, one of: {kinds}").format(kinds=", ".join(rules.kinds)), f.at("kind")
+        )
+    if kind not in rules.kinds:
+        message = _("unknown ability kind {kind!r}; kinds: {kinds}")
+        raise BadInput(message.format(kind=kind, kinds=", ".join(rules.kinds)), f.at("kind"))
+    if rules.kinds[kind].category != "ability":
+        raise BadInput(_("{kind!r} is not an ability kind").format(kind=kind), f.at("kind"))
+    timings = _timings(f, rules)
+    battle_only = f.flag("battle") or "battle" in timings
+    effect = _effects(f.get("effect"), f.at("effect"))
+    name = f.text("name") or kind
+    auto = rules.kinds[kind].usable in ("battle_start", "continuous")
+    target = f.text("target", "self" if auto else "unit", TARGET_KINDS) or "unit"
+    if auto:
+        _check_auto(f, name, target, battle_only, effect)
+    skills, parts = _cost(f, rules, kind, name)
+    return Ability(
+        name=name,
+        kind=kind,
+        timings=tuple(k for k in timings if rules.timings[k].role != "auto"),
+        cost=tuple(skills.items()),
+        parts=parts,
+        effect=effect,
+        dice=f.flag("dice"),
+        min_roll=f.number("min_roll", 0),
+        target=target,
+        sync=f.text("sync"),
+        battle_only=battle_only,
+    )
+
+
+def _cost(f: Fields, rules: Ruleset, kind: str, name: str) -> tuple[Pool, tuple[Part, ...]]:
+    """An ability's 代償: skill symbols and parts (fsm/rules/price_parts.py), paid as its kind's price says."""
+    raw = f.get("cost")
+    if raw is None or raw in NO_SKILLS:
+        return Counter(), ()
+    if not isinstance(raw, str | list | Mapping):
+        message = _("cost must be skill symbols and parts such as '火 + 手札1枚', got {value}")
+        raise BadInput(message.format(value=as_named(raw)), f.at("cost"))
+    skills, parts = read_cost(raw, rules.parts, f.at("cost"))
+    spec = rules.kinds[kind]
+    if parts and spec.price != "pay_cost":
+        message = _("{name}'s kind pays {price}, not a 代償, so its cost cannot take {part} (COST-3)")
+        raise BadInput(message.format(name=name, price=spec.price, part=parts[0].text()), f.at("cost"))
+    spoilt = self_spoiling(spec, parts)
+    if spoilt:
+        message = _(
+            "{name}'s 代償 {part} takes its own unit at declaration, and its recheck for {check} would then "
+            "always fizzle it (COST-5); take another unit (which = other)"
+        )
+        raise BadInput(message.format(name=name, part=spoilt[0].text(), check=spoilt[1]), f.at("cost"))
+    return skills, parts
+
+
+def _check_auto(f: Fields, name: str, target: str, battle_only: bool, effect: tuple[Effect, ...]) -> None:
+    """A 【自動】 nobody declares: refuse what it could never do, rather than do something else."""
+    if target not in ("self", "none"):
+        # AUTO-1: it is never declared, so no player ever names its target; it works on its
+        # own unit, which for a [戦闘] one is a battle participant (AUTO-2)
+        raise BadInput(
+            _(
+                "{name} is a 【自動】: it activates by itself and nobody names a target for it (AUTO-1), "
+                "so target: {target} cannot be chosen; its effect falls on its own unit (target: self)"
+            ).format(name=name, target=target),
+            f.at("target"),
+        )
+    one_off_effects = [str(e) for e in effect if one_off(e.op)]
+    if one_off_effects and not battle_only:
+        raise BadInput(
+            _(
+                "{name} is a 【自動】 without [戦闘], always in effect (AUTO-4); {effects} happens once and "
+                "cannot last, so it cannot be always in effect. Use a lasting effect ({lasting}) or mark the "
+                "auto [戦闘] (timing: 戦闘)"
+            ).format(
+                name=name,
+                effects=", ".join(one_off_effects),
+                lasting=", ".join(op for op in EFFECTS if not one_off(op)),
+            ),
+            f.at("effect"),
+        )
+
+
+def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>") -> Table:
+    """Set up a table from a scenario's set-up keys (players, seed, geos, units, cards)."""
+    where = Where(path)
+    players = data.get("players", ["A", "B"])
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) and p and " " not in p for p in players)
+        or players[0] == players[1]
+    ):
+        raise BadInput(_("players must be a list of two different names, e.g. [A, B]"), where(data, "players"))
+    a, b = players
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadInput(_("seed must be a whole number, got {value}").format(value=as_named(seed)), where(data, "seed"))
+    table = Table(players=(a, b), seed=seed, active=a)
+    geos = table_of(data.get("geos"), where, data, "geos")
+    for name, raw in geos.items():
+        g = Fields(raw, where, _("geo {name}").format(name=name), {"holder", "limit"}, geos, name)
+        holder = g.text("holder", None, (a, b))
+        table.geos[name] = Geo(name, holder, g.number("limit", 99))
+    units = table_of(data.get("units"), where, data, "units")
+    for uid, raw in units.items():
+        u = Fields(raw, where, _("unit {unit}").format(unit=uid), UNIT_KEYS, units, uid)
+        if " " in uid:
+            message = _("unit ID {unit!r} may not contain spaces (moves name units by ID)")
+            raise BadInput(message.format(unit=uid), where(units, uid))
+        owner = _owner(u, (a, b), where)
+        geo = u.text("geo")
+        if geo is not None and geo not in table.geos:
+            raise BadInput(no_geo(geo, table.geos), u.at("geo"))
+        raw_abilities = list_of(u.get("abilities"), where, u.data, "abilities")
+        table.units[uid] = Unit(
+            id=uid,
+            name=u.text("name", uid) or uid,
+            owner=owner,
+            level=u.number("level", 1),
+            speed=u.number("speed", 0, minimum=-99),
+            skills=SkillPool(base=u.symbols("skills")),
+            abilities=tuple(_ability(x, where, uid, raw_abilities, i, rules) for i, x in enumerate(raw_abilities)),
+            zone=u.text("zone", "field", ("hand", "field", "graveyard")) or "field",
+            geo=geo,
+            party=u.text("party"),
+            acted=u.flag("acted"),
+            marched=u.flag("marched"),
+            quick_summon=u.flag("quick_summon"),
+            declared=set(u.names("used")),
+        )
+    cards = table_of(data.get("cards"), where, data, "cards")
+    for cid, raw in cards.items():
+        c = Fields(raw, where, _("card {card}").format(card=cid), CARD_KEYS, cards, cid)
+        if " " in cid:
+            message = _("card ID {card!r} may not contain spaces (moves name cards by ID)")
+            raise BadInput(message.format(card=cid), where(cards, cid))
+        owner = _owner(c, (a, b), where)
+        ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
+        zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
+        equipped_to = c.text("equipped_to")
+        if zone == "equipped" and equipped_to not in table.units:
+            message = _("an equipped card needs equipped_to: UNIT (one of {units})")
+            raise BadInput(message.format(units=", ".join(table.units)), c.at("zone"))
+        timings = _timings(c, rules)
+        if ctype == "skill" and not timings:
+            raise BadInput(_("a skill card needs a timing, e.g. 通常 or 反撃"), where(c.data))
+        auto = [rules.timings[k].ja for k in timings if rules.timings[k].role == "auto"]
+        if ctype == "skill" and auto:
+            # TIM-BTL: [戦闘] is how a 【自動】 takes effect by itself; a card is declared (SC-4)
+            raise BadInput(
+                _(
+                    "card {card} has the timing [{timing}], which only a 【自動】 ability takes effect under "
+                    "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
+                    "[{timing}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃"
+                ).format(card=cid, timing=auto[0]),
+                c.at("timing"),
+            )
+        table.cards[cid] = Card(
+            id=cid,
+            name=c.text("name", cid) or cid,
+            owner=owner,
+            type=ctype,
+            condition=Condition.of(c.symbols("condition"), c.text("name_condition"), c.at("condition")),
+            timings=timings,
+            effect=_effects(c.get("effect"), c.at("effect")),
+            dice=c.flag("dice"),
+            min_roll=c.number("min_roll", 0),
+            target=c.text("target", "unit", TARGET_KINDS) or "unit",
+            quick_summon=c.flag("quick_summon"),
+            zone=zone,
+            equipped_to=equipped_to if zone == "equipped" else None,
+        )
+    _check_filters(table, units, where)
+    return table
+
+
+def _check_filters(table: Table, units: Mapping[str, Any], where: Where) -> None:
+    """A 代償 part's name filter must name something on the table, or it is a typo (COST-3)."""
+    for u in table.units.values():
+        raw_abilities = units[u.id].get("abilities") or []
+        for node, ab in zip(raw_abilities, u.abilities, strict=True):
+            for part in ab.parts:
+                if not part.name:
+                    continue
+                pieces = table.units.values() if part.kind.take == "unit" else table.cards.values()
+                if not any(part.name in x.name for x in pieces):
+                    names = ", ".join(x.name for x in pieces) or _("none")
+                    message = _("the filter 名称：{name} of {part} names nothing on this table; names: {names}")
+                    raise BadInput(message.format(name=part.name, part=part.text(), names=names), where(node, "cost"))
+
+
+def _variants(data: Mapping[str, Any], where: Where, overrides: Mapping[str, Any] | None) -> Variants:
+    own = table_of(data.get("variants"), where, data, "variants")
+    try:
+        return Variants({**own, **(overrides or {})})
+    except BadInput as err:
+        raise BadInput(err.message, where(data, "variants") if own else "--variant") from None
+
+
+def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str = "<scenario>",
+               variants: Variants | None = None, overrides: Mapping[str, Any] | None = None,
+               lang: str | None = None) -> Game:  # fmt: skip
+    """A game set up and started as the scenario says (moves not yet played), narrating in ``lang``.
+
+    ``variants`` replaces the scenario's own ``variants:``; ``overrides`` is applied on top of them.
+    """
+    where = Where(path)
+    rules = rules or builtin()
+    for extra in list_of(data.get("rules"), where, data, "rules", single=True):
+        if not isinstance(extra, str):
+            raise BadInput(
+                _("rules must list file names, got {value}").format(value=as_named(extra)), where(data, "rules")
+            )
+        rules = rules.extend(Path(path).parent / extra)
+    table = build_table(data, rules, path)
+    if variants is None:
+        variants = _variants(data, where, overrides)
+    elif overrides:
+        variants = Variants({**variants, **overrides})
+    start = Fields(data.get("start"), where, "start", {"at", "active", "battle"}, data, "start")
+    at = start.text("at", "main_phase", Game.STARTS) or "main_phase"
+    if "active" in start.data:
+        table.active = start.text("active", None, table.players) or table.active
+    if start.get("battle") is not None:
+        table.battle = _battle(start, table, where)
+        table.active = table.battle.advancing
+    elif at != "main_phase":
+        raise BadInput(_("starting at {at} needs start.battle (advancing, geo)").format(at=at), start.at("at"))
+    game = Game(table, rules, variants, lang)
+    game.begin(at)
+    return game
+
+
+def _battle(start: Fields, table: Table, where: Where) -> Battle:
+    bf = Fields(start.get("battle"), where, "start.battle", {"advancing", "geo", "turn", "first", "front"},
+                 start.data, "battle")  # fmt: skip
+    adv = bf.required("advancing", table.players)
+    geo = bf.required("geo", table.geos)
+    participants = [u.id for u in table.units.values() if u.geo == geo and u.on_field]
+    battle = Battle(geo, adv, table.opponent(adv), participants)
+    battle.first = bf.text("first", adv, table.players)
+    battle.turn = bf.text("turn", battle.first, table.players)
+    front = table_of(bf.get("front"), where, bf.data, "front")
+    for player, uid in front.items():
+        if player not in table.players:
+            message = _("front names players ({players}), not {player!r}")
+            raise BadInput(message.format(players=", ".join(table.players), player=player), where(front, player))
+        if uid not in participants or table.units[uid].owner != player:
+            message = _("{unit!r} is not {player}'s unit in this battle")
+            raise BadInput(message.format(unit=uid, player=player), where(front, player))
+        battle.front[player] = uid
+    return battle

@@ -1,0 +1,250 @@
+"""Checking a scenario's ``expect:`` against the game as it ends: outcomes and their clauses, zones,
+units, geos, the order of resolution, the flow, the actor, log and ``steps:`` lines."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fsm.engine.game import Game
+from fsm.errors import BadInput
+from fsm.i18n import _
+from fsm.rules.catalogue import CLAUSES
+from fsm.rules.skills import fmt
+from fsm.scenarios.reading import (
+    Fields,
+    Where,
+    as_named,
+    check_keys,
+    clause_ids,
+    list_of,
+    no_geo,
+    not_a_clause,
+    table_of,
+)
+
+
+@dataclass
+class Failure:
+    """An expectation that does not hold (or a move that went differently)."""
+
+    where: str
+    message: str
+    stopped: bool = False  # the moves after this one were not played
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+EXPECT_KEYS = {"outcomes", "zones", "units", "geos", "order", "first", "flow", "actor", "log", "steps"}
+UNIT_CHECKS = ("skills", "acted", "marched", "destroyed", "discarded", "party", "zone", "geo")
+#: Clauses an expectation verifies by its nature (it compares exactly what the clause defines):
+#: a unit's skill symbols, the zone of each thing, the order a chain of two or more resolved in.
+EXPECTATION_CLAUSES = {"skills": "SYM-1", "zones": "FLOW-ZONES", "order": "TIM-CTR-3"}
+
+
+def check(game: Game, expect: Mapping[str, Any], where: Where, checked: set[str] | None = None) -> list[Failure]:
+    """Compare the game as it ends with ``expect:``; returns what does not hold.
+
+    Clauses verified along the way (an outcome's clause, a ``steps:`` line's clause, and those of
+    :data:`EXPECTATION_CLAUSES`) are added to ``checked``.
+    """
+    checked = checked if checked is not None else set()
+    out: list[Failure] = []
+    check_keys(expect, EXPECT_KEYS, where, "expect")
+    out += _check_outcomes(game, table_of(expect.get("outcomes"), where, expect, "outcomes"), where, checked)
+    zones = table_of(expect.get("zones"), where, expect, "zones")
+    found = _check_zones(game, zones, where)
+    if zones and not found:
+        checked.add(EXPECTATION_CLAUSES["zones"])
+    out += found
+    out += _check_units(game, table_of(expect.get("units"), where, expect, "units"), where, checked)
+    t = game.table
+    geos = table_of(expect.get("geos"), where, expect, "geos")
+    for name, raw in geos.items():
+        if name not in t.geos:
+            raise BadInput(no_geo(name, t.geos), where(geos, name))
+        g = Fields(raw, where, _("expected geo {name}").format(name=name), {"holder"}, geos, name)
+        holder = g.text("holder")
+        if holder != t.geos[name].holder:
+            out.append(
+                Failure(
+                    g.at("holder"),
+                    _("{geo} should be held by {want}, but is held by {got}").format(
+                        geo=name, want=holder, got=t.geos[name].holder
+                    ),
+                )
+            )
+    if "order" in expect:
+        want_order = [str(x) for x in list_of(expect["order"], where, expect, "order")]
+        names = []
+        for seq in t.resolution_order:
+            o = next(o for o in t.outcomes if o.seq == seq)
+            card = t.cards.get(o.source)
+            names.append(card.name if card else o.source)
+        if names != want_order:
+            message = _("resolution order should be {want}, but was {got}").format(want=want_order, got=names)
+            out.append(Failure(where(expect, "order"), message))
+        elif len(names) >= 2:
+            checked.add(EXPECTATION_CLAUSES["order"])
+    f = Fields(expect, where, "expect", EXPECT_KEYS)
+    if "first" in expect:
+        want = f.text("first", None, t.players)
+        got = t.battle.first if t.battle else None
+        if got != want:
+            out.append(
+                Failure(
+                    f.at("first"),
+                    _("the first player (先攻) should be {want}, but is {got}").format(want=want, got=got),
+                )
+            )
+    if "flow" in expect:
+        want = f.text("flow")
+        config = [str(v) for v in game.flow.configuration_values]
+        if want not in config:
+            message = _("the game should be at {want}, but is at {got}").format(want=want, got=" / ".join(config))
+            out.append(Failure(f.at("flow"), message))
+    if "actor" in expect:
+        want = f.text("actor", None, [*t.players, "nobody"])
+        got = game.actor() or "nobody"
+        if got != want:
+            out.append(
+                Failure(
+                    f.at("actor"), _("{want} should be the one to move now, but it is {got}").format(want=want, got=got)
+                )
+            )
+    if "log" in expect:
+        cited = Counter(e.clause for e in game.log)
+        for clause in clause_ids(expect["log"], where, expect, "log"):
+            if not cited.get(clause):
+                out.append(
+                    Failure(where(expect, "log"), _("no step of the log follows {clause}").format(clause=clause))
+                )
+    if "steps" in expect:
+        out += _check_steps(game, expect, where, checked)
+    return out
+
+
+def _check_outcomes(game: Game, outcomes: Mapping[str, Any], where: Where, checked: set[str]) -> list[Failure]:
+    t = game.table
+    names = name_index(game)
+    out = []
+    for source, raw in outcomes.items():
+        got = [o for o in t.outcomes if o.source in (source, names.get(source))]
+        wants = []
+        items = raw if isinstance(raw, list) else [raw]
+        for i, want in enumerate(items):
+            parent, key = (raw, i) if isinstance(raw, list) else (outcomes, source)
+            if isinstance(want, Mapping):
+                f = Fields(
+                    want, where, _("the outcome of {source}").format(source=source), {"result", "clause"}, parent, key
+                )
+                result = f.required("result", ("resolved", "fizzled"))
+                clause = f.text("clause")
+                if clause is not None and clause not in CLAUSES:
+                    raise BadInput(not_a_clause(clause), f.at("clause"))
+                wants.append((result, clause))
+            elif want in ("resolved", "fizzled"):
+                wants.append((want, None))
+            else:
+                raise BadInput(
+                    _("an outcome is resolved, fizzled or {{result: ..., clause: ...}}, got {value}").format(
+                        value=as_named(want)
+                    ),
+                    where(parent, key),
+                )
+        matches = len(got) == len(wants) and all(
+            o.result == r and (c is None or o.clause == c) for o, (r, c) in zip(got, wants, strict=True)
+        )
+        if matches:
+            checked.update(c for _r, c in wants if c)
+            continue
+        shown = [f"{o.result} ({o.clause}{': ' + o.reason if o.reason else ''})" for o in got]
+        expected = [f"{r} ({c})" if c else r for r, c in wants]
+        message = _("{source}: expected {want}, got {got}").format(
+            source=source, want=expected, got=shown or _("no outcome")
+        )
+        out.append(Failure(where(outcomes, source), message))
+    return out
+
+
+def _check_zones(game: Game, zones: Mapping[str, Any], where: Where) -> list[Failure]:
+    t = game.table
+    out = []
+    for name, want in zones.items():
+        thing = t.units.get(name) or t.cards.get(name) or t.cards.get(name_index(game).get(name, ""))
+        if thing is None:
+            raise BadInput(_("no unit or card {name!r}").format(name=name), where(zones, name))
+        if not isinstance(want, str):
+            message = _("a zone is text such as field or graveyard, got {value}")
+            raise BadInput(message.format(value=as_named(want)), where(zones, name))
+        if thing.zone != want:
+            out.append(
+                Failure(
+                    where(zones, name),
+                    _("{name} should be in {want}, but is in {got}").format(name=name, want=want, got=thing.zone),
+                )
+            )
+    return out
+
+
+def _check_units(game: Game, units: Mapping[str, Any], where: Where, checked: set[str]) -> list[Failure]:
+    t = game.table
+    out = []
+    for uid, raw in units.items():
+        u = t.units.get(uid)
+        if u is None:
+            raise BadInput(
+                _("no unit {unit!r}; units: {units}").format(unit=uid, units=", ".join(t.units)), where(units, uid)
+            )
+        f = Fields(raw, where, _("expected unit {unit}").format(unit=uid), set(UNIT_CHECKS), units, uid)
+        for key in f.data:
+            got: Any
+            want: Any
+            if key == "skills":
+                got, want = fmt(game.available(u)), fmt(f.symbols(key))
+            elif key == "acted":  # as the rules count it, a continuous 【自動】 included (AUTO-4)
+                got, want = game.acted(u), f.flag(key)
+            elif key in ("marched", "destroyed", "discarded"):
+                got, want = getattr(u, key), f.flag(key)
+            else:  # party, zone, geo
+                got, want = getattr(u, key), f.text(key)
+            if got != want:
+                message = _("{unit}.{key} should be {want!r}, but is {got!r}").format(
+                    unit=uid, key=key, want=want, got=got
+                )
+                out.append(Failure(f.at(key), message))
+            elif key in EXPECTATION_CLAUSES:
+                checked.add(EXPECTATION_CLAUSES[key])
+    return out
+
+
+def _check_steps(game: Game, expect: Mapping[str, Any], where: Where, checked: set[str]) -> list[Failure]:
+    """``steps:`` — log lines that must appear in this order, each ``"CLAUSE: words of the line"``."""
+    wanted = list_of(expect["steps"], where, expect, "steps")
+    log = game.log
+    pos = 0
+    for i, raw in enumerate(wanted):
+        if not isinstance(raw, str) or ":" not in raw:
+            message = _("a step is 'CLAUSE: words of the log line', got {value}")
+            raise BadInput(message.format(value=as_named(raw)), where(wanted, i))
+        clause, _sep, words = (s.strip() for s in raw.partition(":"))
+        if clause not in CLAUSES:
+            raise BadInput(not_a_clause(clause), where(wanted, i))
+        found = next((j for j in range(pos, len(log)) if log[j].clause == clause and words in log[j].text), None)
+        if found is None:
+            earlier = any(e.clause == clause and words in e.text for e in log[:pos])
+            why = _("it comes earlier than the step before it") if earlier else _("no such line in the log")
+            return [
+                Failure(where(wanted, i), _("expected the log line {step!r} here: {why}").format(step=raw, why=why))
+            ]
+        checked.add(clause)
+        pos = found + 1
+    return []
+
+
+def name_index(game: Game) -> dict[str, str]:
+    """Expectations may name cards by ID or by name."""
+    return {c.name: c.id for c in game.table.cards.values()}

@@ -1,0 +1,196 @@
+"""What the rules see on the table: the skills a unit has now, 行動完了, what holds its skills, who
+takes part in the battle, a 【同調】 partner, what is always in effect, and what a chain item was
+declared from.
+
+:class:`OnTable` answers the seeing half of :class:`fsm.table.protocol.Board` for the engine; it reads
+the table through its host each time, so a restored or replaced table is seen at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Protocol
+
+from fsm.errors import BadInput
+from fsm.i18n import _, language
+from fsm.rules.skills import Pool, can_pay, coverable
+from fsm.rules.timing import Point, TimingSpec
+from fsm.spec import effects
+from fsm.spec.kinds import KindSpec
+from fsm.spec.ruleset import Ruleset
+from fsm.table.model import Ability, Card, ChainItem, Effect, Table, Unit
+
+
+class Tabled(Protocol):
+    """The table and the rules in force, all the board needs."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def rules(self) -> Ruleset: ...
+
+
+class OnTable:
+    """What the rules see on the table (SC-2, SC-4, EQ-1, AUTO-4, SYNC-1)."""
+
+    def __init__(self, host: Tabled) -> None:
+        self.host = host
+
+    @property
+    def table(self) -> Table:
+        return self.host.table
+
+    # ------------------------------------------------------------------ lookups
+    def unit(self, uid: str | None) -> Unit:
+        """A unit of this table; an unknown id is a typo (BadInput), not a rules question."""
+        if uid is None or uid not in self.table.units:
+            known = ", ".join(self.table.units) or "none"
+            raise BadInput(_("no unit {uid!r} on this table; units: {known}").format(uid=uid, known=known))
+        return self.table.units[uid]
+
+    def card(self, cid: str | None) -> Card:
+        if cid is None or cid not in self.table.cards:
+            known = ", ".join(self.table.cards) or "none"
+            raise BadInput(_("no card {cid!r} on this table; cards: {known}").format(cid=cid, known=known))
+        return self.table.cards[cid]
+
+    def spec_of(self, item: ChainItem) -> KindSpec:
+        """The procedure spec a chain item follows (its kind, wrapped in 【同調】 if it is one)."""
+        sync = item.kind.startswith("sync_")
+        return self.host.rules.kind(item.kind.removeprefix("sync_"), sync)
+
+    def timings_at(self, point: Point) -> Mapping[str, TimingSpec]:
+        """The timings in force at this point.  Where the other player may reply before a main
+        phase ends (variant mf_cards_in=any_main_phase), [ＭＦ] is usable too: TIM-MF says only
+        "during the main phase", not whose."""
+        timings = self.host.rules.timings
+        if point.action != "opponent_main" or "main" not in timings:
+            return timings
+        main = timings["main"]
+        return {**timings, "main": replace(main, at=(*main.at, "opponent_main"))}
+
+    # ------------------------------------------------------------------ the battle
+    def participants(self) -> list[Unit]:
+        b = self.table.battle
+        if b is None:
+            return []
+        return [self.table.units[u] for u in b.participants if self.table.units[u].on_field]
+
+    def in_battle(self, unit: Unit) -> bool:
+        b = self.table.battle
+        return b is not None and unit.id in b.participants and unit.on_field
+
+    def partner(self, u: Unit, name: str) -> Unit | None:
+        """A unit named ``name`` in the same party (SYNC-1), if there is one."""
+        return next(
+            (
+                p
+                for p in self.table.units.values()
+                if p.id != u.id and name in p.name and p.on_field and u.party and p.party == u.party
+            ),
+            None,
+        )
+
+    # ------------------------------------------------------------------ what is always in effect
+    def continuous_effects(self, unit: Unit) -> list[Effect]:
+        """Effects of 【自動】 without [戦闘]: always in effect, in battle or not (AUTO-4);
+        what each keeps doing is its word's ``lasting`` (fsm/spec/effects.py).
+
+        A 【同調】 one works only while its partner is in the same party (SYNC-1).
+        """
+        return [
+            eff
+            for ab in unit.abilities
+            if self.is_continuous(ab)
+            if ab.sync is None or self.partner(unit, ab.sync)
+            for eff in ab.effect
+        ]
+
+    def is_continuous(self, ab: Ability) -> bool:
+        return self.host.rules.kinds[ab.kind].never_declared and not ab.battle_only
+
+    # ------------------------------------------------------------------ skills
+    def available(self, unit: Unit) -> Pool:
+        """Skills the unit has now: base + grants − used this battle (SC-2) − what a continuous
+        【自動】 takes away for as long as it is in effect (AUTO-4)."""
+        gained, lost = effects.lasting_skills(self.continuous_effects(unit))
+        total = unit.skills.base + unit.skills.granted + gained
+        total.subtract(unit.skills.consumed)
+        total.subtract(lost)
+        return +total
+
+    def acted(self, unit: Unit) -> bool:
+        """行動完了: made so by acting or an effect, or held so by a continuous 【自動】 (AUTO-4)."""
+        return unit.acted or effects.holds_acted(self.continuous_effects(unit))
+
+    def holdings(self, unit: Unit) -> list[Pool]:
+        """What is already held on this unit: pending skill uses (SC-4) and equips (EQ-1)."""
+        held = [Counter(dict(i.reserved)) for i in self.pending_uses(unit)]
+        return held + [part for _, part in self.equip_holds(unit)]
+
+    def equip_holds(self, unit: Unit) -> list[tuple[Card, Pool]]:
+        """Each equip on the unit with the skills it holds: its condition's, as far as the unit still
+        has them (EQ-1).  A held skill that is gone (stripped, a lapsed grant) is not held, so the
+        unit's other skills stay free."""
+        left = self.available(unit)
+        out = []
+        for card in self.equips_on(unit):
+            part = coverable(left, card.condition.needs)
+            left.subtract(part)
+            out.append((card, part))
+        return out
+
+    def pending_uses(self, unit: Unit) -> list[ChainItem]:
+        return [i for i in self.table.chain if i.unit == unit.id and i.reserved]
+
+    def equips_on(self, unit: Unit) -> list[Card]:
+        return [c for c in self.table.cards.values() if c.zone == "equipped" and c.equipped_to == unit.id]
+
+    def holders(self, unit: Unit) -> str:
+        names = [self.source_name(i) for i in self.pending_uses(unit)]
+        return ", ".join(names + [c.name for c in self.equips_on(unit)])
+
+    def held_clause(self, u: Unit, need: Pool, clause: str) -> str:
+        """Why ``need`` cannot be paid from what is free: EQ-1 if only the skills u's equips hold
+        stand in the way (an equip holds them while equipped), else the using kind's own clause."""
+        pending = [Counter(dict(i.reserved)) for i in self.pending_uses(u)]
+        return "EQ-1" if can_pay(self.available(u), [need, *pending]) else clause
+
+    # ------------------------------------------------------------------ what an item was declared from
+    def source_of(self, item: ChainItem) -> Card | Ability | None:
+        """The card or the unit's ability a chain item was declared from (None: attack, speed roll)."""
+        card = self.table.cards.get(item.source)
+        if card is not None:
+            return card
+        u = self.table.units.get(item.unit or "")
+        return next((a for a in u.abilities if a.name == item.source), None) if u else None
+
+    def ability_of(self, item: ChainItem) -> Ability | None:
+        source = self.source_of(item)
+        return source if isinstance(source, Ability) else None
+
+    def source_name(self, item: ChainItem) -> str:
+        """What a chain item was declared from, as a player reads it: the card's or ability's name."""
+        card = self.table.cards.get(item.source)
+        if card:
+            return card.name
+        if self.source_of(item) is None and language() != "en":  # an attack, the speed dice: the move's id
+            return self.spec_of(item).label  # reads in any language ([攻撃], [スピード決定])
+        return item.source
+
+    def item_name(self, item: ChainItem) -> str:
+        """The item as a log line names it: its source, its unit, its target."""
+        source = self.source_name(item)
+        unit = self.table.units[item.unit].name if item.unit else ""
+        tgt = self.table.units.get(item.target or "")
+        target = tgt.name if tgt else item.target
+        if unit and target:
+            text = _("{source} of {unit} on {target}")
+        elif unit:
+            text = _("{source} of {unit}")
+        else:
+            text = _("{source} on {target}") if target else "{source}"
+        return text.format(source=source, unit=unit, target=target)

@@ -1,0 +1,326 @@
+"""The table: players, units, cards, geo, the battle and the chain, as plain data.
+
+Everything the rules can change lives here and nowhere else, so a snapshot of a
+:class:`Table` is a complete save of the game (undo, exploring), and its :meth:`Table.key`
+is a compact fingerprint for the explorer's visited set.  The state machines keep their
+current state in these objects too (``ChainItem.state``, ``Table.chain_state``,
+``Table.flow_state``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, MutableSet
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from fsm.rules.price_parts import Part
+from fsm.rules.skills import Condition, Pool, SkillPool
+from fsm.table.sharing import Lease, Shared, SharedDict, held_set, held_skills
+
+
+def _shallow(obj: Any) -> Any:
+    """A new object of the same class sharing the old one's field values (no __init__)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect word and its argument (its meaning: :mod:`fsm.spec.effects`)."""
+
+    op: str
+    arg: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.op} {self.arg}".strip()
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A unit's special ability (AB-1): its kind, timings and what it does."""
+
+    name: str
+    kind: str  # a kind key: action, cost, auto, self_destruct, march, or a designer's
+    timings: tuple[str, ...] = ()
+    cost: tuple[tuple[str, int], ...] = ()  # the skills of its 代償 (COST-3, SYM-1)
+    effect: tuple[Effect, ...] = ()
+    dice: bool = False  # rolls a die right after declaration (ACT-4, COST-3, SD-4)
+    min_roll: int = 0  # the effect happens only on a roll of at least this
+    target: str = "unit"  # unit | player | none
+    sync: str | None = None  # 【同調】: name a same-party partner must contain (SYNC-1)
+    battle_only: bool = False  # 【自動】 marked [戦闘] (AUTO-2); without it, AUTO-4
+    parts: tuple[Part, ...] = ()  # the rest of its 代償: cards, units, equips (fsm/rules/price_parts.py)
+
+    @property
+    def cost_pool(self) -> Pool:
+        return Counter(dict(self.cost))
+
+
+@dataclass
+class Unit(Shared):
+    id: str
+    name: str  # the card name, which 名称：X conditions look into (NAME-1)
+    owner: str
+    level: int = 1
+    speed: int = 0
+    skills: SkillPool = field(default_factory=SkillPool)
+    abilities: tuple[Ability, ...] = ()
+    zone: str = "field"  # hand | field | graveyard
+    geo: str | None = None
+    party: str | None = None
+    acted: bool = False  # 行動完了
+    marched: bool = False  # 進軍完了
+    destroyed: bool = False  # 撃破
+    discarded: bool = False  # 破棄
+    quick_summon: bool = False  # may be quick-summoned (FLOW-QS)
+    declared: set[str] = field(default_factory=set)  # abilities declared (ACT-2, SD-2)
+
+    @property
+    def on_field(self) -> bool:
+        return self.zone == "field"
+
+    def copy(self) -> Unit:
+        """A copy in no table, sharing nothing a move can change."""
+        return cast("Unit", self.copy_for(None))
+
+    def _bind(self) -> None:
+        self.__dict__["skills"] = held_skills(self.skills, self)
+        self.__dict__["declared"] = held_set(self.declared, self)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in ("skills", "declared") and self._lease is not None:
+            self._bind()  # a new pool or set put in: guarded like the old one
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        return (
+            self.id, self.zone, self.geo, self.party, self.acted, self.marched, self.destroyed, self.discarded,
+            tuple(sorted((+self.skills.consumed).items())), tuple(sorted((+self.skills.granted).items())),
+            tuple(sorted(self.declared)),
+        )  # fmt: skip
+
+    def state_words(self) -> str:
+        words = [
+            "行動完了" if self.acted else "行動未完了",
+            "進軍完了" if self.marched else "進軍未完了",
+        ]
+        if self.destroyed:
+            words.append("撃破")
+        if self.discarded:
+            words.append("破棄")
+        if not self.on_field:
+            words.append(f"in {self.zone}")
+        return " ".join(words)
+
+
+@dataclass
+class Card(Shared):
+    """A skill card (スキルカード) or an equip card (イクイップカード)."""
+
+    id: str
+    name: str
+    owner: str
+    type: str = "skill"  # skill | equip
+    condition: Condition = field(default_factory=Condition)
+    timings: tuple[str, ...] = ()
+    effect: tuple[Effect, ...] = ()
+    dice: bool = False
+    min_roll: int = 0
+    target: str = "unit"
+    quick_summon: bool = False  # "declare at quick-summon timing" (QS-1)
+    zone: str = "hand"  # hand | revealed | chain | equipped | graveyard
+    equipped_to: str | None = None  # EQ-1: the unit whose skills it holds
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        return (self.id, self.zone, self.equipped_to)
+
+
+@dataclass
+class Geo(Shared):
+    name: str
+    holder: str | None = None
+    limit: int = 99  # リミット: total level a side may have here (FLOW-QS)
+
+    def fingerprint(self) -> str | None:
+        return self.holder  # advancing takes a geo (FLOW-ADV, FLOW-END)
+
+
+@dataclass
+class ChainItem:
+    """One declared item waiting on the chain (a chain link)."""
+
+    seq: int  # declaration order
+    kind: str  # KindSpec key (with sync_ prefix for 【同調】)
+    declarer: str  # the player
+    unit: str | None  # the unit that uses it
+    source: str  # ability name, card id, or "attack"/"speed"
+    target: str | None = None
+    answering: int | None = None  # seq of the item it answers
+    dice: int | None = None
+    reserved: tuple[tuple[str, int], ...] = ()  # skill symbols held until resolution (SC-4)
+    paid: tuple[tuple[str, int], ...] = ()  # price already paid (COST-3)
+    chosen: tuple[str, ...] = ()  # what the move named to pay the 代償's parts with, in part order
+    taken: tuple[tuple[str, ...], ...] = ()  # each part paid: (id, what, zone before, ...), for a refund (COST-5)
+    state: Any = "idle"  # the procedure machine's state (every item starts idle)
+    during: str = "any"  # any / attack / speed: the timing the item was declared in
+    outcome: tuple[str, str, str] = ("", "", "")  # (resolved | fizzled, clause, why), once decided
+
+
+@dataclass
+class Battle:
+    geo: str
+    advancing: str
+    defending: str
+    participants: list[str] = field(default_factory=list)
+    front: dict[str, str] = field(default_factory=dict)  # player → front unit (隊列)
+    dice: dict[str, int] = field(default_factory=dict)  # player → speed die (FLOW-SPD)
+    # Three kinds of speed modifier, kept apart so that a roll replaces only its own part:
+    front_speed: dict[str, int] = field(default_factory=dict)  # the front unit's speed, set at each roll
+    speed_mod: dict[str, int] = field(default_factory=dict)  # battle-long: [戦闘] effects (TIM-BTL)
+    roll_mod: dict[str, int] = field(default_factory=dict)  # resolved while answering the dice (TIM-SPD)
+    rerolled: bool = False  # an effect rolled the dice again: the new result is offered once the chain ends
+    origin: str | None = None  # the geo the advancing unit came from (FLOW-ADV)
+    first: str | None = None  # 先攻
+    turn: str | None = None  # whose normal timing it is
+    passes: int = 0  # normal timings passed in a row
+
+    def copy(self) -> Battle:
+        new = _shallow(self)
+        new.participants = list(self.participants)
+        new.front, new.dice = dict(self.front), dict(self.dice)
+        new.front_speed, new.speed_mod, new.roll_mod = dict(self.front_speed), dict(self.speed_mod), dict(self.roll_mod)
+        return new
+
+    def modifier(self, player: str) -> int:
+        """Everything added to the player's die: front unit, [戦闘] effects, answers to the dice."""
+        return sum(part.get(player, 0) for part in (self.front_speed, self.speed_mod, self.roll_mod))
+
+    def totals(self) -> dict[str, int]:
+        return {p: d + self.modifier(p) for p, d in self.dice.items()}
+
+
+@dataclass
+class Outcome:
+    """What became of one declared item: resolved or fizzled, and why."""
+
+    seq: int
+    kind: str
+    source: str
+    unit: str | None
+    result: str  # resolved | fizzled
+    clause: str
+    reason: str = ""
+
+
+@dataclass
+class Table:
+    """Everything the rules can change (see the module docstring).
+
+    The units, cards and geos are copy-on-write :class:`~fsm.table.sharing.SharedDict`: a copy shares them
+    with the original until one of the two writes (:mod:`fsm.table.sharing`).  To add a zone of parts
+    (a hand, a graveyard), add its field as ``SharedDict[Card]`` (its class a :class:`~fsm.table.sharing.Shared`
+    with a ``fingerprint``), its name to :attr:`PARTS`, and its fingerprints to :meth:`key`.
+    A new field that is a plain list, dict or set is copied in :meth:`copy`.
+    """
+
+    players: tuple[str, str]
+    units: SharedDict[Unit] = field(default_factory=SharedDict)
+    cards: SharedDict[Card] = field(default_factory=SharedDict)
+    geos: SharedDict[Geo] = field(default_factory=SharedDict)
+    active: str = ""  # the player whose turn (main phase) it is
+    battle: Battle | None = None
+    chain: list[ChainItem] = field(default_factory=list)
+    chain_state: Any = None  # the counter-chain machine's state
+    main_reply: bool = False  # variant mf_cards_in=any_main_phase: the other player decides before the phase ends
+    flow_state: Any = None  # the battle-flow machine's state
+    seed: int = 0
+    rolls: int = 0  # dice rolled so far: the next roll is a pure function of (seed, rolls)
+    next_seq: int = 1
+    outcomes: list[Outcome] = field(default_factory=list)
+    resolution_order: list[int] = field(default_factory=list)
+
+    #: The copy-on-write containers, each under this table's lease.
+    PARTS = ("units", "cards", "geos")
+
+    def __post_init__(self) -> None:
+        self._lease = Lease()
+        for name in self.PARTS:
+            setattr(self, name, SharedDict(self._lease, getattr(self, name)))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled (or deep-copied): the parts come back under a lease of the table's own."""
+        self.__dict__.update(state)
+        self.__post_init__()
+
+    def opponent(self, player: str) -> str:
+        a, b = self.players
+        return b if player == a else a
+
+    def roll_die(self) -> int:
+        """A reproducible d6: the n-th roll of a seeded game is always the same."""
+        self.rolls += 1
+        return random.Random(f"{self.seed}:{self.rolls}").randint(1, 6)
+
+    @contextmanager
+    def writing(self) -> Iterator[Table]:
+        """Inside, a part read through this table is its own to write (copied first if shared)."""
+        self._lease.writing += 1
+        try:
+            yield self
+        finally:
+            self._lease.writing -= 1  # the lease now (a copy taken inside renews it, keeping the count)
+
+    def copy(self) -> Table:
+        """An independent copy that shares every unit, card and geo until one side writes it.
+
+        Every move takes one (the undo snapshot) and the explorer one per table it visits.
+        Both tables get a new lease: the parts they share are frozen for both, and each
+        copies a part when it first writes it (:mod:`fsm.table.sharing`).  The battle, the chain
+        links and the lists are small and copied here; frozen data (abilities, conditions,
+        effects) and the outcomes already recorded (never changed once written) are shared.
+        ``tests/test_explorer.py`` checks that whatever is shared refuses writes.
+        """
+        old = self._lease
+        old.valid = False
+        self._lease = Lease(old.writing)
+        new = _shallow(self)
+        new._lease = Lease()
+        for name in self.PARTS:
+            parts: SharedDict[Any] = getattr(self, name)
+            parts._lease = self._lease
+            setattr(new, name, parts.fork(new._lease))
+        new.battle = self.battle.copy() if self.battle is not None else None
+        new.chain = [_shallow(i) for i in self.chain]
+        new.outcomes = list(self.outcomes)
+        new.resolution_order = list(self.resolution_order)
+        if isinstance(self.flow_state, MutableSet):
+            # The abstract MutableSet takes no items; the set kept here (python-statemachine's
+            # OrderedSet) is built from an iterable.
+            same_kind = cast("Callable[[Iterable[Any]], MutableSet[Any]]", type(self.flow_state))
+            new.flow_state = same_kind(self.flow_state)
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        """A compact, hashable fingerprint of everything the rules can see.
+
+        Each unit, card and geo keeps its own until it is written (:meth:`fsm.table.sharing.Shared.key`),
+        so this costs what the last move wrote, plus the chain and the battle.
+        """
+        units = tuple(u.key() for u in self.units.peek())
+        cards = tuple(c.key() for c in self.cards.peek())
+        chain = tuple((i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state), i.chosen) for i in self.chain)
+        b = self.battle
+        battle = (
+            (b.geo, tuple(b.participants), tuple(sorted(b.totals().items())), b.first, b.turn, b.passes,
+             tuple(sorted(b.front.items())), tuple(sorted(b.roll_mod.items())), b.rerolled, b.origin)
+            if b else None
+        )  # fmt: skip
+        geos = tuple(g.key() for g in self.geos.peek())
+        return (
+            units, cards, chain, battle, geos, self.active, str(self.chain_state),
+            str(self.flow_state), self.rolls, self.main_reply,
+        )  # fmt: skip
