@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fsm.errors import BadInput
-from fsm.i18n import N_, _
+from fsm.i18n import N_, _, did_you_mean
 
 ROLES = ("action", "counter", "auto")
 ACTION_POINTS = ("own_main", "own_normal")
@@ -153,12 +153,12 @@ def parse_timings(text: str | Sequence[str], timings: Mapping[str, TimingSpec], 
                 by_name[name.strip()] = spec.key
     keys = []
     for part in parts:
-        key = by_name.get(str(part).strip().strip("[]"))
+        word = str(part).strip().strip("[]")
+        key = by_name.get(word)
         if key is None:
             known = " ".join(s.label for s in timings.values())
-            raise BadInput(
-                _("unknown timing {timing!r}; known timings: {known}").format(timing=part, known=known), where
-            )
+            message = _("unknown timing {timing!r}; known timings: {known}").format(timing=part, known=known)
+            raise BadInput(message + did_you_mean(word, by_name), where)
         keys.append(key)
     return tuple(dict.fromkeys(keys))
 

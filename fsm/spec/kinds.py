@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fsm.errors import BadInput
-from fsm.i18n import _, either
+from fsm.errors import BadInput, Problems
+from fsm.i18n import _, did_you_mean, either
 from fsm.rules.price_parts import Part
 from fsm.rules.variants import BY_NAME as VARIANT_SPECS
 from fsm.spec.prices import PRICES as PRICE_WORDS
@@ -179,8 +179,10 @@ class KindSpec:
 def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: str) -> str:
     value = data.get(key)
     if value not in allowed:
-        message = _("{key} = {value!r} is not one of: {allowed}")
-        raise BadInput(message.format(key=key, value=value, allowed=", ".join(allowed)), f"{where}.{key}")
+        message = _("{key} = {value!r} is not one of: {allowed}").format(
+            key=key, value=value, allowed=", ".join(allowed)
+        )
+        raise BadInput(message + did_you_mean(value, allowed), f"{where}.{key}")
     return str(value)
 
 
@@ -220,9 +222,11 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
         "move", "targets_by_variant", "cost",
     }  # fmt: skip
+    problems = Problems()
     for extra in sorted(set(data) - known):
-        message = _("unknown setting {setting!r}; known: {known}")
-        raise BadInput(message.format(setting=extra, known=", ".join(sorted(known))), f"{where}.{extra}")
+        message = _("unknown setting {setting!r}; known: {known}").format(setting=extra, known=", ".join(sorted(known)))
+        problems.add(BadInput(message + did_you_mean(extra, known), f"{where}.{extra}"))
+    problems.raise_all()
     for text_key in ("ja", "en"):
         if not isinstance(data.get(text_key), str) or not data[text_key]:
             message = _("{key} must be a non-empty string (the kind's name)")
