@@ -20,6 +20,9 @@ from fsm.errors import BadInput
 from fsm.i18n import N_, _, did_you_mean
 
 ROLES = ("action", "counter", "auto")
+#: The settings of a ``[timing.NAME]`` table.
+SETTINGS = ("ja", "en", "short", "role", "at", "answers", "during", "clause")
+COMBINATION_SETTINGS = ("timings", "clause")
 ACTION_POINTS = ("own_main", "own_normal")
 DURING = ("any", "attack", "speed")
 
@@ -63,7 +66,7 @@ def _words(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpec:
     """Validate one ``[timing.NAME]`` table; errors name the file and the key."""
-    known = {"ja", "en", "role", "at", "answers", "during", "clause", "short"}
+    known = set(SETTINGS)
     for extra in sorted(set(data) - known):
         message = _("unknown setting {setting!r}; known: {known}")
         raise BadInput(message.format(setting=extra, known=", ".join(sorted(known))), f"{where}.{extra}")
@@ -126,7 +129,7 @@ def combination_from_data(
     key: str, data: Mapping[str, Any], timings: Mapping[str, TimingSpec], where: str
 ) -> Combination:
     """Validate one ``[combination.NAME]`` table; errors name the file and the key."""
-    for extra in sorted(set(data) - {"timings", "clause"}):
+    for extra in sorted(set(data) - set(COMBINATION_SETTINGS)):
         message = _("unknown setting {setting!r}; known: {known}")
         raise BadInput(message.format(setting=extra, known="clause, timings"), f"{where}.{extra}")
     keys = data.get("timings")

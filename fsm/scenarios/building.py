@@ -45,6 +45,9 @@ def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
 
 
 TARGET_KINDS = ("unit", "player", "geo", "equip", "none", "self")
+UNIT_ZONES = ("hand", "field", "graveyard")
+CARD_ZONES = ("hand", "revealed", "equipped", "graveyard")
+CARD_TYPES = ("skill", "equip")
 UNIT_KEYS = {"owner", "name", "level", "speed", "skills", "abilities", "zone", "geo", "party", "acted", "marched",
              "quick_summon", "used"}  # fmt: skip
 ABILITY_KEYS = {"name", "kind", "timing", "cost", "effect", "dice", "min_roll", "target", "sync", "battle"}
@@ -265,7 +268,7 @@ def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Rul
             speed=u.number("speed", 0, minimum=-99),
             skills=SkillPool(base=u.symbols("skills")),
             abilities=tuple(abilities),
-            zone=u.text("zone", "field", ("hand", "field", "graveyard")) or "field",
+            zone=u.text("zone", "field", UNIT_ZONES) or "field",
             geo=geo,
             party=u.text("party"),
             acted=u.flag("acted"),
@@ -284,8 +287,8 @@ def _card(cid: str, raw: Any, cards: Mapping[str, Any], table: Table, rules: Rul
         message = _("card ID {card!r} may not contain spaces (moves name cards by ID)")
         raise BadInput(message.format(card=cid), where(cards, cid))
     owner = _owner(c, table.players, where)
-    ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
-    zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
+    ctype = c.text("type", "skill", CARD_TYPES) or "skill"
+    zone = c.text("zone", "hand", CARD_ZONES) or "hand"
     equipped_to = c.text("equipped_to")
     if zone == "equipped" and equipped_to not in table.units:
         message = _("an equipped card needs equipped_to: UNIT (one of {units})")

@@ -42,6 +42,12 @@ TARGETS = ("battle", "field", "none")
 #: (FLOW-SPD).  An ability's kind is named by the ability itself.
 MOVES = ("attack", "use", "equip", "roll_speed")
 FIZZLE_REASONS = tuple(RECHECKS)  # the recheck conditions (fsm.spec.recheck)
+#: The settings of a ``[kind.NAME]`` table.
+SETTINGS = (
+    "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
+    "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
+    "move", "targets_by_variant", "cost",
+)  # fmt: skip
 CLAUSE_SLOTS = (
     "usable",
     "price",
@@ -217,11 +223,7 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
     """Validate one ``[kind.NAME]`` table; errors name the file and the key."""
     if key.startswith("sync_") or not key.replace("_", "").isalnum():
         raise BadInput(_("a kind's name is letters, digits and _, and may not start with sync_ (SYNC-2)"), where)
-    known = {
-        "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
-        "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
-        "move", "targets_by_variant", "cost",
-    }  # fmt: skip
+    known = set(SETTINGS)
     problems = Problems()
     for extra in sorted(set(data) - known):
         message = _("unknown setting {setting!r}; known: {known}").format(setting=extra, known=", ".join(sorted(known)))

@@ -220,6 +220,10 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
             where = f"{source}: variant.{key}"
             if not isinstance(table, Mapping) or not isinstance(table.get("set"), Mapping):
                 raise BadInput(_("needs `set = {{ name = value, ... }}`").format(), where)
+            for extra in sorted(set(table) - set(VARIANT_KEYS)):
+                message = _("unknown setting {setting!r}; known: {known}")
+                hint = did_you_mean(extra, VARIANT_KEYS)
+                raise BadInput(message.format(setting=extra, known=", ".join(VARIANT_KEYS)) + hint, f"{where}.{extra}")
             try:
                 Variants(table["set"])
             except BadInput as err:
@@ -233,6 +237,8 @@ def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
 #: The tables a designer's file may have, in the order they are read (a kind may pay with a part,
 #: a timing answers a kind's category, a combination names timings).
 SECTIONS = ("part", "kind", "timing", "combination", "variant")
+#: The settings of a ``[variant.NAME]`` preset.
+VARIANT_KEYS = ("doc", "doc_ja", "set")
 
 
 def _section(data: Mapping[str, Any], name: str, source: str, problems: Problems) -> Mapping[str, Any]:
