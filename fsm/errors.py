@@ -85,11 +85,11 @@ class Problems:
         self.found += [p for p in err.problems if str(p) not in {str(q) for q in self.found}]
 
     def raise_all(self, more: Callable[[int], BadInput] | None = None) -> None:
-        """Raise the problems found, if any; ``more(n)`` says that ``n`` more are not shown."""
+        """Raise the problems found, if any.  Given ``more`` (the file's own reader, which reports),
+        only the first :data:`LIMIT` are listed and ``more(n)`` says that ``n`` more are not."""
         if not self.found:
             return
-        shown = self.found[:LIMIT]
-        hidden = len(self.found) - len(shown)
-        if hidden and more is not None:
-            shown = [*shown, more(hidden)]
+        shown = self.found
+        if more is not None and len(shown) > LIMIT:
+            shown = [*shown[:LIMIT], more(len(shown) - LIMIT)]
         raise BadInput.of(shown) from None

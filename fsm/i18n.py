@@ -147,7 +147,9 @@ def either(ja: str, en: str) -> str:
 
 def did_you_mean(word: object, choices: Iterable[str]) -> str:
     """`` (did you mean 'X'?)`` for the known word closest to a misspelt one, or "" when none is close."""
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    close = difflib.get_close_matches(
+        str(word), [str(c) for c in choices], n=1, cutoff=0.5
+    )  # 0.5: one character of two (反激 for 反撃)
     return " " + gettext("(did you mean {word!r}?)").format(word=close[0]) if close else ""
 
 

@@ -78,7 +78,8 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     role = data.get("role")
     if role not in ROLES:
         message = _("{key} = {value!r} is not one of: {allowed}")
-        raise BadInput(message.format(key="role", value=role, allowed=", ".join(ROLES)), f"{where}.role")
+        hint = did_you_mean(role, ROLES) if isinstance(role, str) else ""
+        raise BadInput(message.format(key="role", value=role, allowed=", ".join(ROLES)) + hint, f"{where}.role")
     if role != "action" and "at" in data:
         raise BadInput(_("`at` is for action timings; a {role} timing has none").format(role=role), f"{where}.at")
     if role != "counter" and ("answers" in data or "during" in data):
@@ -89,7 +90,8 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     for point in at:
         if point not in ACTION_POINTS:
             message = _("{point!r} is not a point; use: {points}")
-            raise BadInput(message.format(point=point, points=", ".join(ACTION_POINTS)), f"{where}.at")
+            hint = did_you_mean(point, ACTION_POINTS)
+            raise BadInput(message.format(point=point, points=", ".join(ACTION_POINTS)) + hint, f"{where}.at")
     if role == "action" and not at:
         raise BadInput(_("an action timing needs `at` (own_main or own_normal)"), f"{where}.at")
     answers = _words(data, "answers", where)
@@ -98,7 +100,8 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     during = data.get("during", "any")
     if during not in DURING:
         message = _("{key} = {value!r} is not one of: {allowed}")
-        raise BadInput(message.format(key="during", value=during, allowed=", ".join(DURING)), f"{where}.during")
+        hint = did_you_mean(during, DURING) if isinstance(during, str) else ""
+        raise BadInput(message.format(key="during", value=during, allowed=", ".join(DURING)) + hint, f"{where}.during")
     return TimingSpec(
         key=key,
         ja=data["ja"],

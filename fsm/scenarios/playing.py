@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fsm.engine.game import Game, LogEntry
+from fsm.engine.game import Game, LogEntry, Verdict
 from fsm.errors import BadInput, Problems, RuleViolation
 from fsm.i18n import _, did_you_mean, language, more_problems, using
 from fsm.rules.catalogue import CLAUSES
@@ -246,22 +246,23 @@ def _move(game: Game, entry: Any, at: str, where: Where, result: Result) -> bool
     try:
         logged = game.apply(entry)
     except BadInput:
-        raise BadInput(_typo(game, entry), at) from None
-    except RuleViolation as err:
+        raise BadInput(_told(game, entry).message, at) from None
+    except RuleViolation:
+        told = _told(game, entry)
         illegal = _("move {move!r} is illegal here: {reason} ({clause})")
-        message = illegal.format(move=entry, reason=err.message, clause=err.clause)
+        message = illegal.format(move=entry, reason=told.message, clause=told.clause)
         result.failures.append(Failure(at, message, stopped=True))
         return False
     result.steps.append((entry, logged))
     return True
 
 
-def _typo(game: Game, text: str) -> str:
-    """Why ``text`` is not a move on this table, in the reader's language (a game checked against
-    the English log narrates in English; the table is as it was, a refused move changes nothing)."""
+def _told(game: Game, text: str) -> Verdict:
+    """Why ``text`` is refused here, in the reader's language: a game checked against the English log
+    narrates in English, but what the reader is told is in theirs (a refused move changed nothing)."""
     narrating, game.lang = game.lang, None
     try:
-        return game.why_not(text).message
+        return game.why_not(text)
     finally:
         game.lang = narrating
 
@@ -296,13 +297,13 @@ def _over_claim(unverified: list[str], at: str) -> Failure:
 def _refused(game: Game, entry: Mapping[str, Any], at: str, where: Where, result: Result) -> bool:
     """Check one ``{refused: MOVE, clause: ID}`` entry; False if the scenario cannot go on."""
     text, want = _refused_entry(entry, at, where)
-    verdict = game.why_not(text)
+    verdict = _told(game, text)
     if verdict.legal:
         refused = _("expected {move!r} to be refused, but it is legal here").format(move=text)
         result.failures.append(Failure(at, refused, stopped=True))
         return False
     if not verdict.clause:  # not a rules question: a typo in the move
-        raise BadInput(_typo(game, text), at)
+        raise BadInput(verdict.message, at)
     if want and verdict.clause != want:
         result.failures.append(
             Failure(

@@ -100,8 +100,8 @@ def _open(words: Iterable[str]) -> dict[str, Any]:
     return {"anyOf": [_enum(words), {"type": "string"}]}
 
 
-TEXT = {"type": "string"}
-FLAG = {"type": "boolean"}
+TEXT: dict[str, Any] = {"type": "string"}
+FLAG: dict[str, Any] = {"type": "boolean"}
 COUNT = {"type": "integer", "minimum": 0}
 CLAUSE = {"description": "A clause ID of the catalogue (`fsm rules`)\n\n規則の条項ID（`fsm rules`）", **_enum(CLAUSES)}
 NAMES_LIST = {"anyOf": [TEXT, {"type": "array", "items": TEXT}]}
@@ -190,7 +190,7 @@ def expect() -> dict[str, Any]:
         required=["result"],
     )
     outcome = {"anyOf": [_enum(("resolved", "fizzled")), outcome_obj]}
-    checks = {k: FLAG for k in UNIT_CHECKS}
+    checks: dict[str, Any] = {k: FLAG for k in UNIT_CHECKS}
     maybe = {"type": ["string", "null"]}  # `party:` with nothing: in no party
     checks.update(skills={"$ref": "#/$defs/skills"}, party=maybe, zone=_enum(UNIT_ZONES), geo=maybe)
     steps = {"type": "string", "pattern": rf"^\s*{_alt(CLAUSES)}\s*:"}
@@ -299,15 +299,16 @@ def _scenario(v: _Vocab, extra: Mapping[str, dict[str, Any]] | None = None) -> d
         "rules": NAMES_LIST,
     }
     # Without `rules:` only the built-in words exist: kinds, timings and 代償 parts are checked too.
-    strict_ability = {"properties": {"kind": _enum(v.ability_kinds), "timing": v.timing(True), "cost": v.cost(True)}}
-    strict = {
+    strict = {"kind": _enum(v.ability_kinds), "timing": v.timing(True), "cost": v.cost(True)}
+    strict_ability = {"properties": {k: described("ability", k, value) for k, value in strict.items()}}
+    overlay = {
         "properties": {
             "units": {
                 "additionalProperties": {
                     "anyOf": [{"type": "null"}, {"properties": {"abilities": {"items": strict_ability}}}]
                 }
             },
-            "cards": {"additionalProperties": {"properties": {"timing": v.timing(True)}}},
+            "cards": {"additionalProperties": {"properties": {"timing": described("card", "timing", v.timing(True))}}},
         }
     }
     return {
@@ -316,7 +317,7 @@ def _scenario(v: _Vocab, extra: Mapping[str, dict[str, Any]] | None = None) -> d
         **_object("scenario", [*TOP_KEYS, *(extra or {})], {**top, **(extra or {})}),
         "if": {"required": ["rules"]},
         "then": True,
-        "else": strict,
+        "else": overlay,
         "$defs": {
             "skills": v.skills(),
             "ability": _object("ability", ABILITY_KEYS, ability),

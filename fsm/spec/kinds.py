@@ -243,12 +243,11 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         raise BadInput(_("fizzle_if must be a list"), f"{where}.fizzle_if")
     for reason in fizzle:
         if reason not in FIZZLE_REASONS:
-            raise BadInput(
-                _("{reason!r} is not a recheck condition; use: {reasons}").format(
-                    reason=reason, reasons=", ".join(FIZZLE_REASONS)
-                ),
-                f"{where}.fizzle_if",
+            message = _("{reason!r} is not a recheck condition; use: {reasons}").format(
+                reason=reason, reasons=", ".join(FIZZLE_REASONS)
             )
+            hint = did_you_mean(reason, FIZZLE_REASONS) if isinstance(reason, str) else ""
+            raise BadInput(message + hint, f"{where}.fizzle_if")
     spoilt = self_fizzling(str(data.get("price")), str(data.get("price_paid")), fizzle)
     if spoilt:
         raise BadInput(

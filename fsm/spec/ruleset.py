@@ -266,7 +266,10 @@ def toml_line(text: str, dotted: str) -> int:
     lines = text.splitlines()
     for n in range(len(parts), 0, -1):
         header = ".".join(parts[:n])
-        at = next((i for i, ln in enumerate(lines) if ln.strip().replace(" ", "") == f"[{header}]"), None)
+        heads = [ln.strip().replace(" ", "") for ln in lines]
+        at = next((i for i, h in enumerate(heads) if h == f"[{header}]"), None)
+        if at is None and n == 1:  # an unknown section: the first table in it
+            at = next((i for i, h in enumerate(heads) if h.startswith(f"[{header}.")), None)
         if at is None:
             continue
         if n < len(parts):
