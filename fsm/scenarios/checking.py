@@ -4,7 +4,7 @@ units, geos, the order of resolution, the flow, the actor, log and ``steps:`` li
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,26 +56,30 @@ def check(game: Game, expect: Mapping[str, Any], where: Where, checked: set[str]
     problems = Problems()  # each key, and each name under it, is read on its own: all problems at once
     with problems.item():
         check_keys(expect, EXPECT_KEYS, where, "expect")
-    with problems.item():
-        out += _check_outcomes(game, table_of(expect.get("outcomes"), where, expect, "outcomes"), where, checked,
-                               problems)  # fmt: skip
-    with problems.item():
-        zones = table_of(expect.get("zones"), where, expect, "zones")
-        found = _check_zones(game, zones, where, problems)
-        if zones and not found and not problems:
-            checked.add(EXPECTATION_CLAUSES["zones"])
-        out += found
-    with problems.item():
-        out += _check_units(game, table_of(expect.get("units"), where, expect, "units"), where, checked, problems)
-    with problems.item():
-        out += _check_geos(game, table_of(expect.get("geos"), where, expect, "geos"), where, problems)
+    each: dict[str, Callable[[str, Any, Mapping[str, Any]], list[Failure]]] = {
+        "outcomes": lambda name, raw, parent: _check_outcome(game, name, raw, parent, where, checked),
+        "zones": lambda name, raw, parent: _check_zone(game, name, raw, parent, where),
+        "units": lambda name, raw, parent: _check_unit(game, name, raw, parent, where, checked),
+        "geos": lambda name, raw, parent: _check_geo(game, name, raw, parent, where),
+    }
+    for key, check_one in each.items():  # each name under these keys is read on its own
+        with problems.item():
+            items = table_of(expect.get(key), where, expect, key)
+            before = len(problems.found)
+            found: list[Failure] = []
+            for name, raw in items.items():
+                with problems.item():
+                    found += check_one(name, raw, items)
+            if key == "zones" and items and not found and len(problems.found) == before:
+                checked.add(EXPECTATION_CLAUSES["zones"])
+            out += found
     with problems.item():
         out += _check_order(game, expect, where, checked)
     f = Fields(expect, where, "expect", set(expect))
-    for key, check_one in (("first", _check_first), ("flow", _check_flow), ("actor", _check_actor)):
+    for key, check_at in (("first", _check_first), ("flow", _check_flow), ("actor", _check_actor)):
         if key in expect:
             with problems.item():
-                out += check_one(game, f)
+                out += check_at(game, f)
     if "log" in expect:
         with problems.item():
             cited = Counter(e.clause for e in game.log)
@@ -90,19 +94,16 @@ def check(game: Game, expect: Mapping[str, Any], where: Where, checked: set[str]
     return out
 
 
-def _check_geos(game: Game, geos: Mapping[str, Any], where: Where, problems: Problems) -> list[Failure]:
+def _check_geo(game: Game, name: str, raw: Any, geos: Mapping[str, Any], where: Where) -> list[Failure]:
     t = game.table
-    out = []
-    for name, raw in geos.items():
-        with problems.item():
-            if name not in t.geos:
-                raise BadInput(no_geo(name, t.geos) + did_you_mean(name, t.geos), where(geos, name))
-            g = Fields(raw, where, _("expected geo {name}").format(name=name), {"holder"}, geos, name)
-            holder = g.text("holder")
-            if holder != t.geos[name].holder:
-                message = _("{geo} should be held by {want}, but is held by {got}")
-                out.append(Failure(g.at("holder"), message.format(geo=name, want=holder, got=t.geos[name].holder)))
-    return out
+    if name not in t.geos:
+        raise BadInput(no_geo(name, t.geos) + did_you_mean(name, t.geos), where(geos, name))
+    g = Fields(raw, where, _("expected geo {name}").format(name=name), {"holder"}, geos, name)
+    holder = g.text("holder")
+    if holder == t.geos[name].holder:
+        return []
+    message = _("{geo} should be held by {want}, but is held by {got}")
+    return [Failure(g.at("holder"), message.format(geo=name, want=holder, got=t.geos[name].holder))]
 
 
 def _check_order(game: Game, expect: Mapping[str, Any], where: Where, checked: set[str]) -> list[Failure]:
@@ -151,16 +152,6 @@ def _check_actor(game: Game, f: Fields) -> list[Failure]:
     return [Failure(f.at("actor"), message)]
 
 
-def _check_outcomes(
-    game: Game, outcomes: Mapping[str, Any], where: Where, checked: set[str], problems: Problems
-) -> list[Failure]:
-    out: list[Failure] = []
-    for source, raw in outcomes.items():
-        with problems.item():
-            out += _check_outcome(game, source, raw, outcomes, where, checked)
-    return out
-
-
 def _check_outcome(
     game: Game, source: str, raw: Any, outcomes: Mapping[str, Any], where: Where, checked: set[str]
 ) -> list[Failure]:
@@ -203,14 +194,6 @@ def _check_outcome(
     return [Failure(where(outcomes, source), message)]
 
 
-def _check_zones(game: Game, zones: Mapping[str, Any], where: Where, problems: Problems) -> list[Failure]:
-    out: list[Failure] = []
-    for name, want in zones.items():
-        with problems.item():
-            out += _check_zone(game, name, want, zones, where)
-    return out
-
-
 def _check_zone(game: Game, name: str, want: Any, zones: Mapping[str, Any], where: Where) -> list[Failure]:
     t = game.table
     thing = t.units.get(name) or t.cards.get(name) or t.cards.get(name_index(game).get(name, ""))
@@ -224,16 +207,6 @@ def _check_zone(game: Game, name: str, want: Any, zones: Mapping[str, Any], wher
         return []
     message = _("{name} should be in {want}, but is in {got}").format(name=name, want=want, got=thing.zone)
     return [Failure(where(zones, name), message)]
-
-
-def _check_units(
-    game: Game, units: Mapping[str, Any], where: Where, checked: set[str], problems: Problems
-) -> list[Failure]:
-    out: list[Failure] = []
-    for uid, raw in units.items():
-        with problems.item():
-            out += _check_unit(game, uid, raw, units, where, checked)
-    return out
 
 
 def _check_unit(
