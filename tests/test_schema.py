@@ -196,3 +196,31 @@ def test_a_goal_is_an_expect_block_and_a_puzzle_a_scenario_with_a_puzzle_block()
     assert _validator("puzzle").is_valid(puzzle)
     assert not _validator("puzzle").is_valid({**scenario, "puzzle": {"player": "B", "goal": goal, "moves": 0}})
     assert not _validator("scenario").is_valid(puzzle)  # the scenario loader knows no puzzle: yet
+
+
+def _patterns(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["pattern"]] if isinstance(node.get("pattern"), str) else []
+        return own + [p for v in node.values() for p in _patterns(v)]
+    if isinstance(node, list):
+        return [p for v in node for p in _patterns(v)]
+    return []
+
+
+def test_every_pattern_is_a_javascript_regular_expression_too() -> None:
+    """yaml-language-server runs in node: each pattern must compile there (with the u flag) as well as
+    in Python's re, which jsonschema uses."""
+    import re
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (scripts/setup.sh installs it with the front-end tools)")
+    patterns = sorted({p for name in NAMES for p in _patterns(schema(name))})
+    for p in patterns:
+        re.compile(p)
+    script = "const ps = JSON.parse(require('fs').readFileSync(0, 'utf8')); for (const p of ps) new RegExp(p, 'u');"
+    done = subprocess.run([node, "-e", script], input=json.dumps(patterns), capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert len(patterns) >= 10

@@ -197,7 +197,7 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
     with problems.item():
         units = table_of(data.get("units"), where, data, "units")
     for uid, raw in units.items():
-        table.units[uid] = Unit(uid, uid, a, geo=_geo_of(raw, table))
+        table.units[uid] = _placeholder(uid, raw, table)
         with problems.item():
             table.units[uid] = _unit(uid, raw, units, table, rules, where)
     cards: Mapping[str, Any] = {}
@@ -233,10 +233,12 @@ def _seed(data: Mapping[str, Any], where: Where) -> int:
     return seed
 
 
-def _geo_of(raw: Any, table: Table) -> str | None:
-    """The geo a unit names, if it is one (for the placeholder of a unit that could not be read)."""
-    geo = raw.get("geo") if isinstance(raw, Mapping) else None
-    return geo if isinstance(geo, str) and geo in table.geos else None
+def _placeholder(uid: str, raw: Any, table: Table) -> Unit:
+    """What stands for a unit that could not be read: its owner and geo, where the file gives them."""
+    known = raw if isinstance(raw, Mapping) else {}
+    owner, geo = known.get("owner"), known.get("geo")
+    return Unit(uid, uid, owner if owner in table.players else table.players[0],
+                geo=geo if isinstance(geo, str) and geo in table.geos else None)  # fmt: skip
 
 
 def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Ruleset, where: Where) -> Unit:

@@ -241,8 +241,7 @@ def _move(game: Game, entry: Any, at: str, where: Where, result: Result) -> bool
     """Play one entry of ``moves:``; False if the scenario cannot go on (a failure is recorded)."""
     if isinstance(entry, Mapping):
         return _refused(game, entry, at, where, result)
-    if not isinstance(entry, str):
-        raise BadInput(_("a move is text such as 'A: pass', got {value}").format(value=as_named(entry)), at)
+    entry = _entry_text(entry, at, where)
     try:
         logged = game.apply(entry)
     except BadInput:
@@ -273,15 +272,19 @@ def _read_moves(moves: list[Any], start: int, where: Where, problems: Problems) 
     for n in range(start, len(moves)):
         entry, at = moves[n], where(moves, n)
         with problems.item():
-            text = entry
-            if isinstance(entry, Mapping):
-                text = _refused_entry(entry, at, where)[0]
-            elif not isinstance(entry, str):
-                raise BadInput(_("a move is text such as 'A: pass', got {value}").format(value=as_named(entry)), at)
             try:
-                parse_move(str(text))
+                parse_move(_entry_text(entry, at, where))
             except BadInput as err:
-                raise BadInput(err.message, at) from None
+                raise BadInput(err.message, err.where if err.where.startswith(where.path) else at) from None
+
+
+def _entry_text(entry: Any, at: str, where: Where) -> str:
+    """The move an entry of ``moves:`` names (a refused one's too); anything else is :class:`BadInput`."""
+    if isinstance(entry, Mapping):
+        return _refused_entry(entry, at, where)[0]
+    if not isinstance(entry, str):
+        raise BadInput(_("a move is text such as 'A: pass', got {value}").format(value=as_named(entry)), at)
+    return entry
 
 
 def _over_claim(unverified: list[str], at: str) -> Failure:
