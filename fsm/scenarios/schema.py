@@ -111,7 +111,6 @@ class _Vocab:
     """The words of one ruleset, as patterns and enumerations."""
 
     def __init__(self, rules: Ruleset) -> None:
-        self.rules = rules
         self.ability_kinds = [k for k, spec in rules.kinds.items() if spec.category == "ability"]
         self.timing_names = [n for t in rules.timings.values() for n in (t.key, t.ja, t.short, t.en) if n]
         english = ENGLISH.values()  # read in any case: fire, Fire
