@@ -68,7 +68,8 @@ def test_act_6_run_narrates_moves_clauses_and_states() -> None:
     out = proc.stdout
     assert "1. A: activate 岩砕き of 岩の巨人 on 水の精" in out
     assert "ACT-4" in out and "A declares 【行動】 岩砕き" in out
-    assert "→ 【行動】 宣言 / declared" in out and "→ 反撃チェーン 反撃の優先権：相手 / opponent may counter" in out
+    assert "→ 【行動】 declared" in out and "→ counter chain opponent may counter" in out  # rule terms, never IDs
+    assert "priority_opponent" not in out and "CounterChain" not in out
     assert "CounterChain" not in out and "GameFlow" not in out  # rule words, not class names
     assert "rule variants: all at their defaults" in out
     assert "ACT-6" in out and "fizzles" in out
@@ -195,7 +196,7 @@ def test_moves_lists_the_legal_moves_where_the_scenario_ends(capsys: pytest.Capt
     code, out, _err = fsm(capsys, "moves", FIZZLE)
     assert code == 0
     lines = out.splitlines()
-    assert "at battle / normal_timing" in lines[0]
+    assert "at battle / normal timing" in lines[0]  # rule terms, not the state IDs
     assert "  to move: B" in lines
     assert "  B: pass" in lines and "  B: attack 岩の巨人 with 水の精" in lines
     assert not any(line.startswith("  A:") for line in lines)

@@ -375,7 +375,7 @@ def dot_source(
         if st.printed:
             notes = [line for note in notes for line in _wrap(note, 32)]
         elif st.lang != "ja":
-            notes = [diagram.summary, *notes]
+            notes = [diagram.summary.en, *notes]
         heading = _title_label(diagram.title, st, notes=notes)
     dot.set("label", heading)
     return _stable_ids(dot.to_string()), cited

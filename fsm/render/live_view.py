@@ -150,13 +150,19 @@ def cache_clear() -> None:
             _STATS[key] = 0
 
 
-def link_label(game: Game, link: Link) -> str:
-    """``#seq label source by unit``, as the stack shows a link."""
+def link_label(game: Game, link: Link, lang: Lang = "both") -> str:
+    """``#seq label source by unit``, as the stack shows a link (in Japanese: ``#seq label source（unit）``)."""
     table = game.table
     by = table.units[link.unit].name if link.unit in table.units else link.declarer
     card = table.cards.get(link.source)
     spec = game.spec_of(link.item())
-    return f"#{link.seq} {spec.label} {card.name if card else link.source} by {by}"
+    # the attack and the speed dice are their own source: the label says it ([スピード決定])
+    source = card.name if card else "" if spec.category in ("attack", "speed_roll") else link.source
+    if not source:
+        return f"#{link.seq} {spec.label}（{by}）" if lang == "ja" else f"#{link.seq} {spec.label} by {by}"
+    return (
+        f"#{link.seq} {spec.label} {source}（{by}）" if lang == "ja" else f"#{link.seq} {spec.label} {source} by {by}"
+    )
 
 
 def stack_svg(rows: Sequence[str], lang: Lang) -> str:
@@ -196,7 +202,7 @@ def live_svg(game: Game, lang: Lang = "both") -> str:
     if PROCEDURE not in v:
         return compose([render([v[FLOW]])])
     top, chain, flow = render([v[PROCEDURE], v[CHAIN], v[FLOW]])
-    stack = stack_svg([link_label(game, link) for link in reversed(trace.links)], lang)
+    stack = stack_svg([link_label(game, link, lang) for link in reversed(trace.links)], lang)
     return compose([[stack, top], [chain], [flow]])
 
 
