@@ -260,3 +260,17 @@ def test_python_m_fsm_without_the_venv_prints_a_hint_not_a_traceback() -> None:
     assert "Traceback" not in proc.stderr
     assert ".venv/bin/fsm" in proc.stderr and "source .venv/bin/activate" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_tim_ctr_2_an_illegal_move_is_told_in_japanese_under_lang_ja(tmp_path: Path) -> None:
+    """TIM-CTR-2: a file whose move the rules refuse fails, and under --lang ja the refusal (the
+    rule's own reason, not only the frame around it) is Japanese."""
+    text = FIZZLE.read_text(encoding="utf-8").replace(
+        '  - "B: use 足止め by 水の精 on 岩の巨人"\n', '  - "B: use 足止め by 水の精 on 岩の巨人"\n  - "B: pass"\n', 1
+    )
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    proc = run("run", "--lang", "ja", "-q", bad)
+    assert proc.returncode == 1
+    assert "反撃の優先権は A にある" in proc.stdout and "TIM-CTR-2" in proc.stdout
+    assert "must wait" not in proc.stdout and "priority in the counter window" not in proc.stdout
