@@ -50,8 +50,9 @@ BILINGUAL = {
     "SVG",
     "PNG",
 }
-#: Japanese an English reader sees on purpose besides the rule terms: the language switch, a column head.
-BILINGUAL_JA = {"日本語", "行動"}  # 行動: the units table's column for 行動完了 / 行動未完了
+#: Japanese an English reader sees on purpose besides the rule terms: the language switch, a column head,
+#: 限定 (the English titles' word for [反撃：…限定] counters).
+BILINGUAL_JA = {"日本語", "行動", "限定"}  # 行動: the units table's column for 行動完了 / 行動未完了
 
 
 class _Visible(HTMLParser):
@@ -128,7 +129,7 @@ def names_from_files() -> frozenset[str]:
             for k, v in value.items():
                 if k in ("units", "cards", "geos", "abilities", "skills") and isinstance(v, dict):
                     names.update(str(x) for x in v)
-                if k in ("name", "players", "owner", "geo", "partner"):
+                if k in ("name", "players", "owner", "geo", "partner", "name_condition"):
                     names.update(str(x) for x in (v if isinstance(v, list) else [v]))
                 collect(v)
         elif isinstance(value, list):
@@ -136,7 +137,9 @@ def names_from_files() -> frozenset[str]:
                 collect(v)
 
     for path in (REPO / "scenarios").glob("*.yaml"):
-        collect(yaml.safe_load(path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
+        collect(yaml.safe_load(text))
+        names.update(re.findall(r"名称：([^\s,.;)）(]+)", text))  # a 名称 condition inside a 代償 part
     return frozenset(names)
 
 
@@ -159,6 +162,7 @@ def _rule_terms() -> tuple[str, ...]:
     page quotes them on purpose, as the cards print them."""
     moves = set(JA_VERBS.values()) | {p for fields in JA_SLOTS.values() for p in fields}  # the move language
     terms = {t for c in CLAUSES.values() for t in c.ja} | set(names_from_files()) | BILINGUAL_JA | moves
+    terms |= {t.split("：")[0] for t in terms if "：〜" in t}  # 名称, of 名称：〜
     return tuple(sorted(terms, key=len, reverse=True))
 
 

@@ -22,7 +22,7 @@ from typing import Protocol
 from statemachine import StateChart
 
 from fsm.errors import BadInput
-from fsm.i18n import N_, _
+from fsm.i18n import N_, _, display_width
 from fsm.machines.chain import CounterChain
 from fsm.machines.procedures import GUARDS, procedure_class
 from fsm.machines.trace import CHAIN, FLOW, PROCEDURE, Link, Trace, capture
@@ -169,7 +169,8 @@ def stack_svg(rows: Sequence[str], lang: Lang) -> str:
     """The chain as a stack, top first, drawn by hand (no ``dot`` run): one box per link."""
     head = Term("チェーン", "chain").words(lang)
     depth = {"ja": f"深さ {len(rows)}", "en": f"depth {len(rows)}", "both": f"深さ depth {len(rows)}"}[lang]
-    width = max([len(head) + 12, *(len(r) for r in rows)]) * 7.5 + 20
+    # a Japanese (wide) character takes two columns of the 11 pt monospaced estimate, a Latin one
+    width = max([display_width(head) + 12, *(display_width(r) for r in rows)]) * 6.2 + 24
     line = 24
     parts = [
         f'<text x="6" y="16" font-size="11" font-weight="bold" fill="{INK}">{escape(head)} '
