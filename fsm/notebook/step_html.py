@@ -9,7 +9,6 @@ Every container carries a stable CSS class (``fsm-header``, ``fsm-chain``, ``fsm
 from __future__ import annotations
 
 import html
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -305,7 +304,8 @@ class Painter:
         return self._outcomes(t) + "".join(parts)
 
     def _skills(self, pool: Mapping[str, int]) -> str:
-        return fmt(pool) if +Counter(pool) else self.say(N_("none"))
+        with using(None if self.lang == "both" else self.lang):  # an empty pool reads なし / none
+            return fmt(pool)
 
     def _prices(self, u: Unit) -> str:
         """Each ability's 代償 (COST-3): its skills and parts, the kind's own parts first."""

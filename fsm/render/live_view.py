@@ -158,11 +158,8 @@ def link_label(game: Game, link: Link, lang: Lang = "both") -> str:
     spec = game.spec_of(link.item())
     # the attack and the speed dice are their own source: the label says it ([スピード決定])
     source = card.name if card else "" if spec.category in ("attack", "speed_roll") else link.source
-    if not source:
-        return f"#{link.seq} {spec.label}（{by}）" if lang == "ja" else f"#{link.seq} {spec.label} by {by}"
-    return (
-        f"#{link.seq} {spec.label} {source}（{by}）" if lang == "ja" else f"#{link.seq} {spec.label} {source} by {by}"
-    )
+    whose = f"（{by}）" if lang == "ja" else f" by {by}"
+    return f"#{link.seq} {spec.label}{' ' + source if source else ''}{whose}"
 
 
 def stack_svg(rows: Sequence[str], lang: Lang) -> str:
