@@ -288,3 +288,32 @@ def test_print_timing_matrix_is_at_least_10_pt_at_an_a4_column(tmp_path: Path, l
     said = {"ja": ("分割", "印刷用スタイル"), "en": ("split", "print style"), "both": ("split", "print style")}[lang]
     assert all(word in readme for word in said), readme[:400]
     assert ("green" in readme) is False and ("amber" in readme) is False  # a print has no colours to describe
+
+
+_LIVE = """
+import hashlib
+from fsm.render import live_view
+from fsm.scenarios.playing import load
+game, _ = load("scenarios/ability_only_counter.yaml")
+game.apply("A: use 土の槍 by 土の兵 on 水の番人")
+for _ in range(6):  # drawn afresh each time: one dot run per drawing
+    live_view.cache_clear()
+    print(hashlib.sha1(live_view.live_svg(game, "en").encode()).hexdigest())
+"""
+
+
+def test_live_svg_is_the_same_in_every_process() -> None:
+    """The site's scenario pages draw where the game stands: the same position gives the same SVG
+    bytes in processes with different hash seeds, though Graphviz 2.43 writes the game flow's
+    clusters in an order of its own choosing each run (fsm.render.dot puts them in order)."""
+    import os
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    digests = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(repo)}
+        run = subprocess.run([sys.executable, "-c", _LIVE], cwd=repo, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-2000:]
+        digests.update(run.stdout.split())
+    assert len(digests) == 1, digests
