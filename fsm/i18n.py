@@ -26,6 +26,7 @@ import difflib
 import gettext as _gettext
 import io
 import os
+import threading
 import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -40,6 +41,7 @@ FALLBACK = "en"
 LOCALE_DIR = Path(__file__).resolve().with_name("locale")
 
 _chosen: str | None = None
+_speaking = threading.local()  # a `using` block's language, per thread
 
 
 def normalise(value: str | None) -> str | None:
@@ -62,6 +64,7 @@ def set_language(lang: str | None) -> None:
     """Choose the language of every later message (None: back to FSM_LANG / the locale)."""
     global _chosen
     _chosen = _checked(lang) if lang else None
+    _speaking.lang = None  # the choice holds in this thread at once, even inside a ``using`` block
 
 
 def from_environment() -> str | None:
@@ -83,7 +86,7 @@ def language(lang: str | None = None) -> str:
     """The language a message is given in (see the module docstring for the order)."""
     if lang:
         return _checked(lang)
-    return _chosen or from_environment() or FALLBACK
+    return getattr(_speaking, "lang", None) or _chosen or from_environment() or FALLBACK
 
 
 def po_path(lang: str) -> Path:
@@ -160,15 +163,17 @@ def more_problems(n: int, where: str) -> BadInput:
 
 @contextmanager
 def using(lang: str | None) -> Iterator[None]:
-    """Speak ``lang`` inside the block (None: leave the choice as it is), then restore the choice."""
-    global _chosen
-    before = _chosen
+    """Speak ``lang`` inside the block (None: leave the choice as it is), then restore the choice.
+
+    The block's language is this thread's own: a step-through drawing ahead in a background thread
+    in one language never changes what another game, in another thread, says meanwhile."""
+    before = getattr(_speaking, "lang", None)
     try:
         if lang:
-            set_language(lang)
+            _speaking.lang = _checked(lang)
         yield
     finally:
-        _chosen = before
+        _speaking.lang = before
 
 
 def display_width(text: str) -> int:

@@ -108,10 +108,10 @@ fi
 # The notebooks need the package and JupyterLab; only the tests need the test tools ([test]).
 if [[ "$mode" == test ]]; then
   target='.[test]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "pytest", "playwright")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "furo", "pytest", "playwright", "pdfplumber")'
 elif [[ "$mode" == docs ]]; then
   target='.[docs]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser", "furo")'
 else
   target='.'
   need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel", "fontTools")'

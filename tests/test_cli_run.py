@@ -68,7 +68,8 @@ def test_act_6_run_narrates_moves_clauses_and_states() -> None:
     out = proc.stdout
     assert "1. A: activate 岩砕き of 岩の巨人 on 水の精" in out
     assert "ACT-4" in out and "A declares 【行動】 岩砕き" in out
-    assert "→ 【行動】 宣言 / declared" in out and "→ 反撃チェーン 反撃の優先権：相手 / opponent may counter" in out
+    assert "→ 【行動】 declared" in out and "→ counter chain opponent may counter" in out  # rule terms, never IDs
+    assert "priority_opponent" not in out and "CounterChain" not in out
     assert "CounterChain" not in out and "GameFlow" not in out  # rule words, not class names
     assert "rule variants: all at their defaults" in out
     assert "ACT-6" in out and "fizzles" in out
@@ -196,7 +197,7 @@ def test_moves_lists_the_legal_moves_where_the_scenario_ends(capsys: pytest.Capt
     code, out, _err = fsm(capsys, "moves", FIZZLE)
     assert code == 0
     lines = out.splitlines()
-    assert "at battle / normal_timing" in lines[0]
+    assert "at battle / normal timing" in lines[0]  # rule terms, not the state IDs
     assert "  to move: B" in lines
     assert "  B: pass" in lines and "  B: attack 岩の巨人 with 水の精" in lines
     assert not any(line.startswith("  A:") for line in lines)
@@ -260,3 +261,17 @@ def test_python_m_fsm_without_the_venv_prints_a_hint_not_a_traceback() -> None:
     assert "Traceback" not in proc.stderr
     assert ".venv/bin/fsm" in proc.stderr and "source .venv/bin/activate" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_tim_ctr_2_an_illegal_move_is_told_in_japanese_under_lang_ja(tmp_path: Path) -> None:
+    """TIM-CTR-2: a file whose move the rules refuse fails, and under --lang ja the refusal (the
+    rule's own reason, not only the frame around it) is Japanese."""
+    text = FIZZLE.read_text(encoding="utf-8").replace(
+        '  - "B: use 足止め by 水の精 on 岩の巨人"\n', '  - "B: use 足止め by 水の精 on 岩の巨人"\n  - "B: pass"\n', 1
+    )
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    proc = run("run", "--lang", "ja", "-q", bad)
+    assert proc.returncode == 1
+    assert "反撃の優先権は A にある" in proc.stdout and "TIM-CTR-2" in proc.stdout
+    assert "must wait" not in proc.stdout and "priority in the counter window" not in proc.stdout

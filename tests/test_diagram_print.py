@@ -254,3 +254,66 @@ def test_timings_html_matrix(capsys: pytest.CaptureFixture[str]) -> None:
     assert '<th colspan="3" scope="colgroup">attack timing</th>' in html
     assert "[通常/反撃/スピード] normal + counter + counter: speed determination only" in html
     assert html.count("<tr>") == 2 + len(timing_map.matrix(builtin()).rows)
+
+
+@pytest.mark.parametrize(("lang", "clauses"), [("ja", "off"), ("ja", "on"), ("en", "off"), ("both", "on")])
+def test_print_timing_matrix_is_at_least_10_pt_at_an_a4_column(tmp_path: Path, lang: str, clauses: str) -> None:
+    """TIM-*: the print timing matrix comes in parts (timing_map_1.pdf ...), together every column
+    and every row; read with pdfplumber, every character of every part is 10 pt or more once the
+    page is scaled to an A4 column (160 mm), and the README says so in the export's language."""
+    import pdfplumber
+
+    out = tmp_path / "print"
+    argv = ["diagrams", "--style", "print", "--lang", lang, "--clauses", clauses, "--format", "pdf", "--out", str(out)]
+    assert main(argv) == 0
+    parts = sorted(out.glob("timing_map_*.pdf"))
+    assert len(parts) >= 2 and not (out / "timing_map.pdf").exists()
+    m = timing_map.matrix(builtin())
+    seen_columns = 0
+    for pdf_path in parts:
+        with pdfplumber.open(pdf_path) as pdf:
+            (page,) = pdf.pages
+            scale = A4_COLUMN_PT / float(page.width)
+            sizes = [c["size"] * scale for c in page.chars if c["text"].strip()]
+            text = page.extract_text()
+        assert sizes, pdf_path.name
+        smallest = min(sizes)
+        assert smallest >= 10, f"{pdf_path.name}: {smallest:.1f} pt at 160 mm"
+        for row in m.rows:
+            assert row.timing.ja.replace("[", "").replace("]", "")[:3] in text.replace("[", ""), (pdf_path.name, row)
+        heads = timing_map.COLUMNS.values()
+        seen_columns += sum(1 for _when, what in heads if what.words(lang if lang != "both" else "ja") in text)
+    assert seen_columns >= len(m.columns)  # every column is in some part (a heading may repeat)
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    said = {"ja": ("分割", "印刷用スタイル"), "en": ("split", "print style"), "both": ("split", "print style")}[lang]
+    assert all(word in readme for word in said), readme[:400]
+    assert ("green" in readme) is False and ("amber" in readme) is False  # a print has no colours to describe
+
+
+_LIVE = """
+import hashlib
+from fsm.render import live_view
+from fsm.scenarios.playing import load
+game, _ = load("scenarios/ability_only_counter.yaml")
+game.apply("A: use 土の槍 by 土の兵 on 水の番人")
+for _ in range(6):  # drawn afresh each time: one dot run per drawing
+    live_view.cache_clear()
+    print(hashlib.sha1(live_view.live_svg(game, "en").encode()).hexdigest())
+"""
+
+
+def test_live_svg_is_the_same_in_every_process() -> None:
+    """The site's scenario pages draw where the game stands: the same position gives the same SVG
+    bytes in processes with different hash seeds, though Graphviz 2.43 writes the game flow's
+    clusters in an order of its own choosing each run (fsm.render.dot puts them in order)."""
+    import os
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    digests = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(repo)}
+        run = subprocess.run([sys.executable, "-c", _LIVE], cwd=repo, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-2000:]
+        digests.update(run.stdout.split())
+    assert len(digests) == 1, digests

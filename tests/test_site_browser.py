@@ -152,3 +152,86 @@ def test_site_links_anchors_images_and_japanese_glyphs(served: str, site: Path) 
             assert (ARTIFACTS / "site-ja.png").stat().st_size > 10_000
         finally:
             browser.close()
+
+
+#: The pages the screenshots show, in each language.
+SHOWN_PAGES = {
+    "index": "index.html",
+    "kind": "generated/{lang}/kinds/kind_action.html",
+    "scenario": "generated/{lang}/scenarios/action_fizzles_after_counter.html",
+    "matrix": "generated/{lang}/matrix.html",
+    "catalogue": "generated/{lang}/clauses.html",
+}
+VIEWPORTS = {"desktop": (1366, 768), "phone": (390, 844)}
+
+# Runs in the page: the timing matrix's box, its scroll hint, and how many lines each heading takes
+# and whether a heading was broken inside a word (Japanese: a heading's text on one line).
+MATRIX = """
+() => {
+  const box = document.querySelector('.fsm-matrix');
+  const hint = document.querySelector('.fsm-scroll-hint');
+  const heads = [...document.querySelectorAll('table.fsm-timing-matrix thead th')].map(th => {
+    const r = document.createRange();
+    r.selectNodeContents(th);
+    return [th.textContent.trim(), new Set([...r.getClientRects()].map(x => Math.round(x.top))).size];
+  });
+  const font = parseFloat(getComputedStyle(document.querySelector('table.fsm-timing-matrix td')).fontSize);
+  return {scroll: box.scrollWidth, width: box.clientWidth, hint: getComputedStyle(hint).display, heads, font,
+          page: document.documentElement.scrollWidth, viewport: window.innerWidth};
+}
+"""
+
+
+def test_site_screenshots_language_switch_search_and_matrix(served: str) -> None:
+    """At 1366×768 and 390×844, in both languages: the index, a kind page, a scenario page, the
+    matrix and the catalogue (screenshots in test-artifacts/); each page's switch leads to the same
+    page in the other language; the search box speaks the page's language; no page is wider than
+    the screen; the matrix fits at 1366 px and scrolls on a phone with a visible cue, its headings
+    never broken inside a word."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = chromium_path()
+    assert chromium, "Chromium not found: run ./scripts/setup.sh test (Debian package chromium), or set FSM_CHROMIUM"
+    ARTIFACTS.mkdir(exist_ok=True)
+    search = {"ja": "検索", "en": "Search"}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            for device, (width, height) in VIEWPORTS.items():
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.set_default_timeout(60_000)
+                for lang, other in (("ja", "en"), ("en", "ja")):
+                    for name, path in SHOWN_PAGES.items():
+                        here = f"{served}/{lang}/{path.format(lang=lang)}"
+                        page.goto(here)
+                        page.wait_for_load_state("networkidle")
+                        shot = ARTIFACTS / f"site-{lang}-{name}-{width}x{height}.png"
+                        page.screenshot(path=str(shot))
+                        assert shot.stat().st_size > 5_000, shot
+                        assert page.evaluate("document.documentElement.lang") == lang
+                        sizes = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                        assert sizes[0] <= sizes[1], (lang, name, device, sizes)  # nothing runs off the screen
+                        switch = page.locator("a.fsm-lang-other")
+                        assert switch.is_visible(), (lang, name, device)
+                        target = page.evaluate("document.querySelector('a.fsm-lang-other').href")
+                        assert target == f"{served}/{other}/{path.format(lang=other)}", (here, target)
+                        placeholder = page.get_attribute("input.sidebar-search", "placeholder")
+                        assert placeholder == search[lang], (lang, placeholder)
+                        if name != "matrix":
+                            continue
+                        m = page.evaluate(MATRIX)
+                        assert m["font"] >= 12, m["font"]
+                        if device == "desktop":
+                            assert m["scroll"] <= m["width"] + 1, (lang, m["scroll"], m["width"])  # fits
+                            assert m["hint"] == "none"
+                        else:
+                            assert m["scroll"] > m["width"] and m["hint"] != "none", m  # scrolls, and says so
+                        for text, lines in m["heads"]:
+                            assert lines <= max(1, len(text.split())), (lang, device, text, lines)
+                    page.goto(f"{served}/{lang}/generated/{lang}/kinds/kind_action.html")
+                    page.locator("a.fsm-lang-other").click()
+                    page.wait_for_load_state()
+                    assert page.url == f"{served}/{other}/generated/{other}/kinds/kind_action.html"
+                page.close()
+        finally:
+            browser.close()

@@ -18,14 +18,14 @@ def _mf_table(setting: str):
     )
 
 
-@pytest.mark.parametrize(("setting", "after"), [("end_of_main_phase", "火×1"), ("after_next_battle", "なし")])
+@pytest.mark.parametrize(("setting", "after"), [("end_of_main_phase", "火×1"), ("after_next_battle", "none")])
 def test_sc3_skills_used_by_an_mf_card_come_back_as_the_variant_says(setting: str, after: str) -> None:
     """SC-3 speaks of battles only; outside one, the variant decides when used skills return."""
     from fsm.rules.skills import fmt
 
     game = _mf_table(setting)
     play(game, "A: use 火球 by 術師 on 水の精", "B: pass", "A: pass")  # its counter window closes: resolved
-    assert fmt(game.available(game.table.units["術師"])) == "なし"  # SC-2: used up
+    assert fmt(game.available(game.table.units["術師"])) == "none"  # SC-2: used up (fmt speaks the language chosen)
     play(game, "A: pass")  # ends A's main phase
     assert fmt(game.available(game.table.units["術師"])) == after
 

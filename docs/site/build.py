@@ -15,10 +15,23 @@ HERE = Path(__file__).resolve().parent
 LANGS = ("ja", "en")
 
 INDEX = """<!DOCTYPE html>
-<html lang="ja"><head><meta charset="utf-8"><title>fsm rulebook</title></head>
-<body><h1>fsm ルールブック · rulebook</h1>
-<ul><li><a href="ja/index.html">日本語</a></li><li><a href="en/index.html">English</a></li></ul>
-</body></html>
+<html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>fsm ルールブック · rulebook</title>
+<style>
+body { font-family: "IPAexGothic", system-ui, sans-serif; margin: 0; min-height: 100vh; display: grid;
+  place-items: center; background: linear-gradient(135deg, #eff6ff, #fef3c7); color: #1e293b; }
+main { text-align: center; padding: 2em 1em; }
+h1 { font-size: 2.2em; margin: 0 0 0.3em; }
+p { margin: 0.2em 0 1.5em; line-height: 1.6; }
+nav { display: flex; gap: 1em; justify-content: center; flex-wrap: wrap; }
+a { display: block; min-width: 9em; padding: 0.8em 1.4em; border-radius: 10px; background: #fff;
+  color: #1d4ed8; font-size: 1.2em; font-weight: 700; text-decoration: none; box-shadow: 0 1px 4px #0002; }
+</style></head>
+<body><main><h1>fsm ルールブック · rulebook</h1>
+<p>カードゲームのタイミング規則を状態機械で説明します。<br>
+<span lang="en">The timing rules of a card game, as state machines.</span></p>
+<nav><a href="ja/index.html">日本語</a><a href="en/index.html" lang="en">English</a></nav>
+</main></body></html>
 """
 
 

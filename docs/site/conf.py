@@ -18,13 +18,18 @@ copyright = "the fsm team"
 extensions = ["myst_parser", "fsm.sphinx"]
 language = "en"
 exclude_patterns = ["_build", "generated/*/toc.txt"]
+locale_dirs = ["locale"]  # Furo's words in Japanese (locale/ja/LC_MESSAGES/sphinx.po), compiled by Sphinx
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-html_theme = "alabaster"
-html_title = "fsm rulebook"
-html_static_path: list[str] = []
-html_theme_options = {"show_relbars": True}
+html_theme = "furo"  # responsive, light and dark; its words come from Sphinx's own catalogues
+html_title = "fsm rulebook"  # per language: generate.configure
+templates_path = ["_templates"]  # the language switch and the footer (_templates/page.html)
+html_static_path: list[str] = ["_static"]
+html_css_files = ["site.css"]
+html_theme_options = {"navigation_with_keys": True, "top_of_page_buttons": []}
 html_copy_source = False
 html_show_sourcelink = False
+html_show_sphinx = False
+html_show_copyright = False
 
 
 def setup(app):  # noqa: ANN001, ANN201 - Sphinx's conf.py hook
@@ -33,3 +38,4 @@ def setup(app):  # noqa: ANN001, ANN201 - Sphinx's conf.py hook
     app.connect("config-inited", generate.configure)
     app.connect("builder-inited", generate.write_pages)
     app.connect("source-read", generate.include_language)
+    app.connect("html-page-context", generate.page_context)

@@ -16,9 +16,9 @@ from typing import Any
 from fsm.render import diagrams, timing_map
 from fsm.render.dot import dot_source
 from fsm.render.graph import Diagram
-from fsm.render.labels import Lang
+from fsm.render.labels import Lang, Term
 from fsm.render.styles import Style
-from fsm.scenarios.playing import load
+from fsm.scenarios.playing import load, prose
 from fsm.spec.ruleset import builtin
 
 HERE = Path(__file__).parent
@@ -31,6 +31,7 @@ def configure(app: Any, config: Any) -> None:
     lang = config.language if config.language in ("ja", "en") else "en"
     config.fsm_lang = lang
     config.html_search_language = lang
+    config.html_title = _say(lang, "fsm ルールブック", "fsm rulebook")
     config.exclude_patterns += [f"generated/{other}" for other in ("ja", "en") if other != lang]
     app.tags.add(lang)
 
@@ -39,6 +40,31 @@ def include_language(app: Any, docname: str, source: list[str]) -> None:
     """The index includes this language's table of contents."""
     if docname == "index":
         source[0] = source[0].replace("generated/LANG/", f"generated/{app.config.fsm_lang}/")
+
+
+LANG_NAMES = {"ja": "日本語", "en": "English"}
+
+
+def page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """The language switch (``_templates/page.html``): the same page in the other build, which sits
+    beside this one (``_build/ja``, ``_build/en``) with its generated pages under its own language."""
+    here = app.config.fsm_lang
+    there = "en" if here == "ja" else "ja"
+    page = pagename.replace(f"generated/{here}/", f"generated/{there}/", 1)
+    up = "../" * (pagename.count("/") + 1)
+    context["fsm_switch"] = {
+        "here": here,
+        "there": there,
+        "here_name": LANG_NAMES[here],
+        "there_name": LANG_NAMES[there],
+        "url": f"{up}{there}/{page}.html",
+        "aria": _say(here, "言語", "Language"),
+        "footer": _say(
+            here,
+            "fsm ルールブック — 条項・図・シナリオは規則データとシナリオ集から生成しています。",
+            "fsm rulebook — the clauses, diagrams and scenarios are generated from the rules data and the scenarios.",
+        ),
+    }
 
 
 def _say(lang: Lang, ja: str, en: str) -> str:
@@ -61,8 +87,7 @@ def _machine_page(d: Diagram, lang: Lang, by_stem: dict[str, Diagram]) -> str:
         assert one.machine is not None
         cited.update(dict.fromkeys(dot_source(one.machine, Style(lang))[1]))
     lines = _heading(d.title.words(lang))
-    if lang == "en":
-        lines += [d.summary, ""]
+    lines += [d.summary.words(lang), ""]
     lines += [f".. fsm-machine:: {d.stem.removeprefix('kind_')}", ""]
     if len(shown) > 1:
         lines += [_say(lang, "【同調】で使うとき:", "Used with 【同調】:"), "", f".. fsm-machine:: {shown[1].stem}", ""]
@@ -83,14 +108,103 @@ def _timing_page(row: timing_map.Row, columns: Any, lang: Lang) -> str:
     return "\n".join(lines + _heading(_say(lang, "条項", "Clauses"), "-") + _clauses(ids)) + "\n"
 
 
-def _scenario_page(path: Path) -> str:
+def _scenario_page(path: Path, lang: Lang) -> str:
     _, data = load(path)
-    title = str(data.get("title", path.stem))
+    title = prose(data, "title", lang) or path.stem
     return "\n".join([*_heading(title), f".. fsm-scenario:: /../../scenarios/{path.name}", ""]) + "\n"
 
 
 def _toc(title: str, entries: list[str]) -> list[str]:
-    return [".. toctree::", "   :maxdepth: 1", f"   :caption: {title}", "", *(f"   {e}" for e in entries), ""]
+    """A section of the sidebar; the landing page shows its own cards instead (:func:`_start`)."""
+    return [
+        ".. toctree::",
+        "   :maxdepth: 1",
+        "   :hidden:",
+        f"   :caption: {title}",
+        "",
+        *(f"   {e}" for e in entries),
+        "",
+    ]
+
+
+#: The landing page's title and what the site is, per language.
+LANDING = {
+    "ja": (
+        "fsm ルールブック",
+        """トレーディングカードゲームのタイミング規則を、状態機械として図と言葉で説明するサイトです。
+特殊能力の種類・手順・タイミングごとに、このプロジェクト自身の言葉による条項の要約、
+その機械の図、そしてそれを示すシナリオ（一手ずつの解説と、各手の後の図）を載せています。
+
+条項の番号（例 :clause:`ACT-6`）は条項一覧へ、図とシナリオは互いにリンクしています。
+はじめての方は、下の「シナリオ」から一つ開いてみてください。""",
+        "どこから読むか",
+    ),
+    "en": (
+        "The fsm rulebook",
+        """This site explains the timing rules of a Japanese trading-card game as state machines, in
+diagrams and words.  For each ability kind, procedure and timing it gives the clauses in this
+project's own words, the machine's diagram, and the library scenarios that show it, narrated
+move by move with the diagrams after each move.
+
+Clause IDs (such as :clause:`ACT-6`) link to the catalogue; diagrams and scenarios link to
+each other.  New here?  Open one of the scenarios below.""",
+        "Where to start",
+    ),
+}
+
+
+def _landing(lang: Lang) -> list[str]:
+    title, about, start = LANDING[lang]
+    hero = [".. container:: fsm-hero", "", *(f"   {line}" if line else "" for line in about.splitlines()), ""]
+    return [*_heading(title), *hero, *_heading(start, "-")]
+
+
+#: The landing page's cards: where to start, per section of the site.
+CARDS = {
+    "kinds": (
+        Term("特殊能力の種類", "Ability kinds"),
+        Term(
+            "種類ごとの手順（宣言 → 反撃受付 → 再確認 → 発動／不発）の図と条項。",
+            "Each kind's procedure (declare → counter window → recheck → resolve or fizzle), drawn, with its clauses.",
+        ),
+    ),
+    "procedures": (
+        Term("手順", "Procedures"),
+        Term(
+            "スキルの使用、攻撃、スピード決定、装備、反撃チェーン、ゲームの流れ。",
+            "Skill use, the attack, speed determination, equips, the counter chain, the game flow.",
+        ),
+    ),
+    "timings": (
+        Term("タイミング", "Timings"),
+        Term(
+            "どのタイミングがどこで使えるかを一枚にした表と、タイミングごとのページ。",
+            "Which timing may be used where, in one table, and a page per timing.",
+        ),
+    ),
+    "clauses": (
+        Term("条項一覧", "The clause catalogue"),
+        Term(
+            "すべての条項を番号ごとに。それを示す図とシナリオへのリンク付き。",
+            "Every clause by its ID, with the diagrams and scenarios that show it.",
+        ),
+    ),
+    "scenarios": (
+        Term("シナリオ", "Scenarios"),
+        Term(
+            "一手ずつの解説と、各手の後の図。まずは次の一つから。",
+            "Narrated move by move, with the diagrams after each move. Start with this one.",
+        ),
+    ),
+}
+
+
+def _start(cards: list[tuple[str, str, list[str]]]) -> list[str]:
+    """The landing page's "where to start": one card per section, its heading, a sentence, links."""
+    lines = [".. container:: fsm-start", ""]
+    for heading, text, links in cards:
+        lines += [f"   - **{heading}**", "", f"     {text}", "", "     " + " · ".join(links), ""]
+    return lines
 
 
 def write_pages(app: Any) -> None:
@@ -119,7 +233,7 @@ def write_pages(app: Any) -> None:
         timings.append(f"timings/{name}")
     scenarios = []
     for path in sorted((ROOT / "scenarios").glob("*.yaml")):
-        (out / "scenarios" / f"{path.stem}.rst").write_text(_scenario_page(path), encoding="utf-8")
+        (out / "scenarios" / f"{path.stem}.rst").write_text(_scenario_page(path, lang), encoding="utf-8")
         scenarios.append(f"scenarios/{path.stem}")
     matrix = _heading(timing_map.TITLE.words(lang)) + [
         ".. fsm-timings::",
@@ -137,14 +251,37 @@ def write_pages(app: Any) -> None:
         "",
     ]
     (out / "clauses.rst").write_text("\n".join([*clauses, ".. fsm-clauses::", ""]), encoding="utf-8")
-    index = [
-        *_toc(_say(lang, "特殊能力の種類", "Ability kinds"), [f"generated/{lang}/{k}" for k in kinds]),
-        *_toc(_say(lang, "手順", "Procedures"), [f"generated/{lang}/{p}" for p in procedures]),
-        *_toc(
-            _say(lang, "タイミング", "Timings"),
-            [f"generated/{lang}/matrix", *(f"generated/{lang}/{t}" for t in timings)],
+    listing = _heading(_say(lang, "シナリオ一覧", "The scenarios"))
+    listing += [
+        _say(
+            lang,
+            "シナリオ集の各ファイルを一手ずつ解説したページです。",
+            "Each file of the scenario library, narrated move by move.",
         ),
-        *_toc(_say(lang, "条項", "Clauses"), [f"generated/{lang}/clauses"]),
-        *_toc(_say(lang, "シナリオ", "Scenarios"), [f"generated/{lang}/{s}" for s in scenarios]),
+        "",
+    ]
+    listing += [f"- :doc:`{s}`" for s in scenarios] + [""]  # each by its title, in this language
+    (out / "scenarios.rst").write_text("\n".join(listing), encoding="utf-8")
+    here = f"generated/{lang}"
+
+    def ref(doc: str) -> str:
+        return f":doc:`/{here}/{doc}`"
+
+    links = {
+        "kinds": [ref(k) for k in kinds],
+        "procedures": [ref(p) for p in procedures],
+        "timings": [ref("matrix")],
+        "clauses": [ref("clauses")],
+        "scenarios": [ref("scenarios/action_fizzles_after_counter"), ref("scenarios")],
+    }
+    start = _start([(heading.words(lang), text.words(lang), links[key]) for key, (heading, text) in CARDS.items()])
+    index = [
+        *_landing(lang),
+        *start,
+        *_toc(_say(lang, "特殊能力の種類", "Ability kinds"), [f"{here}/{k}" for k in kinds]),
+        *_toc(_say(lang, "手順", "Procedures"), [f"{here}/{p}" for p in procedures]),
+        *_toc(_say(lang, "タイミング", "Timings"), [f"{here}/matrix", *(f"{here}/{t}" for t in timings)]),
+        *_toc(_say(lang, "条項", "Clauses"), [f"{here}/clauses"]),
+        *_toc(_say(lang, "シナリオ", "Scenarios"), [f"{here}/scenarios", *(f"{here}/{s}" for s in scenarios)]),
     ]
     (out / "toc.txt").write_text("\n".join(index), encoding="utf-8")  # included by ../index.rst

@@ -223,9 +223,10 @@ class Game:
         return m
 
     def flow_name(self) -> str:
-        if language() == "ja":  # a state's name is "日本語 / English": its Japanese half
-            return " / ".join(s.name.split(" / ")[0] for s in self.flow.configuration)
-        return " / ".join(str(v) for v in self.flow.configuration_values)
+        """Where the flow stands, by its rule terms: a state's name is "日本語 / English", and the
+        language spoken picks its half (never the state IDs)."""
+        half = 0 if language() == "ja" else -1
+        return " / ".join(s.name.split(" / ")[half] for s in self.flow.configuration)
 
     def spec_of(self, item: ChainItem) -> KindSpec:
         """The procedure spec a chain item follows (its kind, wrapped in 【同調】 if it is one)."""

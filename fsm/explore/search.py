@@ -215,7 +215,7 @@ class Search:
             visits.moves[digest] = len(legal)
         if not legal:
             if not again:
-                where = " / ".join(str(v) for v in game.flow.configuration_values)
+                where = game.flow_name()  # by its rule terms, in the report's language
                 report.dead_ends.append((where, moves_of(line)))
                 if visits is not None:
                     visits.dead_ends[digest] = report.dead_ends[-1]

@@ -9,17 +9,17 @@ Every container carries a stable CSS class (``fsm-header``, ``fsm-chain``, ``fsm
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fsm.engine.game import Game, LogEntry
-from fsm.i18n import N_
+from fsm.i18n import N_, using
 from fsm.machines.chain import priority
 from fsm.machines.procedures import GUARDS, MEANINGS, procedure_class
 from fsm.machines.trace import Link, Trace
 from fsm.notebook.timeline import Frame, is_move_echo
 from fsm.notebook.widget_words import say, term
-from fsm.render.labels import Lang
+from fsm.render.labels import Lang, Term, state_term
 from fsm.render.live_view import link_label
 from fsm.rules.catalogue import CLAUSES
 from fsm.rules.price_parts import cost_text
@@ -28,7 +28,7 @@ from fsm.rules.variants import value_word
 from fsm.scenarios.narrate import MACHINE_WORDS
 from fsm.scenarios.script import Script
 from fsm.spec.kinds import WORDS
-from fsm.table.model import Table, Unit
+from fsm.table.model import ChainItem, Table, Unit
 
 #: One colour per seat: the first player of the table, then the second (also in STYLE, for the move buttons).
 PLAYER_COLOURS = ("#2b6cb0", "#c05621")
@@ -105,6 +105,15 @@ class Painter:
     def term(self, message: str) -> str:
         return term(message, self.lang)
 
+    def source_name(self, item: ChainItem) -> str:
+        """What an item was declared from, named in the step-through's language ([スピード決定], not speed)."""
+        with using(None if self.lang == "both" else self.lang):
+            return self.game.source_name(item)
+
+    def state(self, name: str) -> str:
+        """A state by its rule term in the step-through's language ("反撃受付 / counter window")."""
+        return name if self.lang == "both" else state_term(name).words(self.lang)
+
     def card_term(self, message: str) -> str:
         """A rule term as printed on the cards when no language is chosen (the default's one word)."""
         return say(message, "ja" if self.lang == "both" else self.lang)
@@ -150,13 +159,13 @@ class Painter:
                 priority=self.card_term(N_("counter priority")),
                 clause=clause_badge("TIM-CTR-2"),
                 seq=top.seq,
-                source=esc(g.source_name(top)),
+                source=esc(self.source_name(top)),
             )
         else:
             point = g.point()
-            step = self.say(point.name) if point.action else list(g.flow.configuration)[-1].name
+            step = self.say(point.name) if point.action else self.state(list(g.flow.configuration)[-1].name)
             text = self.say(N_("{player} to decide — {step}"), player=self.who(actor), step=esc(step))
-        where = " › ".join(s.name for s in g.flow.configuration)
+        where = " › ".join(self.state(s.name) for s in g.flow.configuration)
         variants = g.variants.changed()
         if variants:
             where += (
@@ -192,7 +201,7 @@ class Painter:
         for i, link in enumerate(reversed(links)):
             fill = "#fde68a" if link.seq == moving else ("#fffbe6" if i == 0 else "#dbeafe")
             rows.append(
-                f"<tr style='background:{fill}'><td>{esc(link_label(self.game, link))}</td>"
+                f"<tr style='background:{fill}'><td>{esc(link_label(self.game, link, self.lang))}</td>"
                 f"<td style='white-space:normal'>{self._state_mark(link)}</td></tr>"
             )
         return head + "<table>" + "".join(rows) + "</table>"
@@ -200,7 +209,7 @@ class Painter:
     def _state_mark(self, link: Link) -> str:
         spec = self.game.spec_of(link.item())
         names = {s.id: s.name for s in procedure_class(spec).states}
-        name = esc(names.get(link.state, link.state))
+        name = esc(self.state(names.get(link.state, link.state)))
         if link.state == "fizzled":
             return f"<span class='fsm-failed'>✘ {name}</span>"
         if link.state == "resolved":
@@ -237,9 +246,9 @@ class Painter:
             + f"<div class='fsm-log-box' style='height:var(--fsm-log-height, 150px)'><div>{''.join(lines)}</div></div>"
         )
 
-    @staticmethod
-    def _machine_words(e: LogEntry) -> str:
-        return MACHINE_WORDS.get(e.machine, e.machine)  # rule words, never a Python class name
+    def _machine_words(self, e: LogEntry) -> str:
+        words = MACHINE_WORDS.get(e.machine)  # rule words, never a Python class name
+        return e.machine if words is None else Term(*words).words(self.lang)
 
     def _checked(self, e: LogEntry) -> str:
         if e.trace is None or not e.trace.checked:
@@ -247,9 +256,10 @@ class Painter:
         marks = []
         for reason, fine in e.trace.checked:
             if fine:
-                marks.append(f"<span class='fsm-held'>○ {esc(MEANINGS[GUARDS[reason]][1])}</span>")
+                held = Term(*MEANINGS[GUARDS[reason]][:2]).words(self.lang)
+                marks.append(f"<span class='fsm-held'>○ {esc(held)}</span>")
             else:
-                marks.append(f"<span class='fsm-failed'>× {esc(WORDS[reason][1])}</span>")
+                marks.append(f"<span class='fsm-failed'>× {esc(Term(*WORDS[reason]).words(self.lang))}</span>")
         return f"<br>&nbsp;&nbsp;&nbsp;&nbsp;<small>{self.term(SHOWN['recheck'])}: " + " · ".join(marks) + "</small>"
 
     # ------------------------------------------------------------------ units and cards
@@ -261,7 +271,9 @@ class Painter:
         rows = ["<tr>" + "".join(f"<th>{esc(self.say(h))}</th>" for h in heads) + "</tr>"]
         in_battle = set(t.battle.participants) if t.battle else set()
         for u in t.units.values():
-            where = (u.geo or "") if u.on_field else u.zone
+            where = (
+                (u.geo or "") if u.on_field else self.term(ZONE_LABELS[u.zone][0]) if u.zone in ZONE_LABELS else u.zone
+            )
             if u.on_field and u.id in in_battle:
                 where += " ⚔"
             flags = " 撃破" if u.destroyed else (" 破棄" if u.discarded else "")
@@ -269,7 +281,7 @@ class Painter:
             rows.append(
                 f"<tr><td>{self.unit_name(u.id)}{esc(flags)}</td><td>{self.who(u.owner)}</td>"
                 f"<td>{esc(where)}</td><td>{'行動完了' if g.acted(u) else '行動未完了'}</td>"
-                f"<td>{'進軍完了' if u.marched else '進軍未完了'}</td><td>{esc(fmt(g.available(u)))}</td>"
+                f"<td>{'進軍完了' if u.marched else '進軍未完了'}</td><td>{esc(self._skills(g.available(u)))}</td>"
                 f"<td>{esc(held)}</td><td>{esc(u.party or '')}</td><td>{esc(self._prices(u))}</td></tr>"
             )
         units = f"{self.term(SHOWN['units'])} ({self.say(SHOWN['in_battle'])})"
@@ -291,6 +303,10 @@ class Painter:
             parts.append(f"<div class='fsm-h'>{head}</div><table>" + "".join(card_rows) + "</table>")
         return self._outcomes(t) + "".join(parts)
 
+    def _skills(self, pool: Mapping[str, int]) -> str:
+        with using(None if self.lang == "both" else self.lang):  # an empty pool reads なし / none
+            return fmt(pool)
+
     def _prices(self, u: Unit) -> str:
         """Each ability's 代償 (COST-3): its skills and parts, the kind's own parts first."""
         kinds = self.game.rules.kinds
@@ -302,7 +318,10 @@ class Painter:
             return ""
         items = []
         for o in t.outcomes[-8:]:
+            spec = self.game.rules.kinds.get(o.kind)
             name = t.cards[o.source].name if o.source in t.cards else o.source
+            if spec is not None and spec.category in ("attack", "speed_roll"):
+                name = spec.label  # the attack and the speed dice have no name of their own
             mark = "✔ " + self.term(N_("resolved")) if o.result == "resolved" else "✘ " + self.term(N_("fizzled"))
             why = f": {esc(o.reason)}" if o.reason else ""
             items.append(f"<li>#{o.seq} {esc(name)} {mark} {clause_badge(o.clause)}{why}</li>")

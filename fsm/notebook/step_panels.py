@@ -30,7 +30,7 @@ def view_choices(lang: Lang) -> list[tuple[str, str]]:
     return [(term(N_("auto"), lang), "auto"), *((term(name, lang), key) for key, name in live_view.NAMES.items())]
 
 
-ZOOMS = [("fit", 0.0), ("100%", 1.0), ("150%", 1.5), ("200%", 2.0)]
+ZOOMS = [(N_("fit"), 0.0), ("100%", 1.0), ("150%", 1.5), ("200%", 2.0)]
 _SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 DIAGRAM_HEIGHT = 330  # px: beside the moves, chain and log at 1366×768
 
@@ -169,7 +169,12 @@ class StepPanels:
         self.view_choice = w.ToggleButtons(
             options=view_choices(self.lang), value="auto", style={"button_width": "auto"}
         )
-        self.zoom = w.Dropdown(options=ZOOMS, value=0.0, tooltip=self._say(N_("zoom")), layout=w.Layout(width="80px"))
+        self.zoom = w.Dropdown(
+            options=[(self._say(z), v) for z, v in ZOOMS],
+            value=0.0,
+            tooltip=self._say(N_("zoom")),
+            layout=w.Layout(width="80px"),
+        )
         for control in (self.view_choice, self.zoom):
             control.observe(lambda _c: self._draw_diagram(), names="value")
         self.diagram = w.HTML(layout=w.Layout(overflow="auto", border="1px solid #ddd", height=f"{DIAGRAM_HEIGHT}px"))

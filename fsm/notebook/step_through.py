@@ -153,7 +153,7 @@ class StepThrough(StepPanels):
         self._start = len(game.log)  # what came before (a scenario's first moves) is the set-up
         self.points = [_Point(game.snapshot(), script_pos, False)]
         self.entries: list[LogEntry] = list(game.log)
-        self.frames: list[Frame] = frames(self.entries, self._start)
+        self.frames: list[Frame] = frames(self.entries, self._start, self.lang)
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
         self._buttons: list[w.Button] = []  # the move buttons, reused across redraws (made only when more are needed)
@@ -249,7 +249,7 @@ class StepThrough(StepPanels):
         self.points.append(_Point(self.game.snapshot(), self.script.pos, self.script.off))
         self._at = len(self.points) - 1
         self.entries = list(self.game.log)
-        self.frames = frames(self.entries, self._start)
+        self.frames = frames(self.entries, self._start, self.lang)
         ends = [i for i, f in enumerate(self.frames) if f.move == self._at]
         unwinds = any(e.trace and e.trace.event == "close_window" for e in entries)
         self.cursor = ends[0] if unwinds else ends[-1]  # a resolution stops at its first link step
@@ -336,7 +336,7 @@ class StepThrough(StepPanels):
         self._stand_at(point)
         del self.points[point + 1 :]
         self.entries = list(self.game.log)
-        self.frames = frames(self.entries, self._start)
+        self.frames = frames(self.entries, self._start, self.lang)
         self.cursor = len(self.frames) - 1
         self._show_why("")
         self.refresh()

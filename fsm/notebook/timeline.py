@@ -14,19 +14,22 @@ from dataclasses import dataclass, replace
 
 from fsm.engine.game import LogEntry
 from fsm.machines.trace import Trace
+from fsm.render.labels import Lang, Term
 
-#: Words for a transition in the timeline, by event.
+#: Words for a transition in the timeline, by event: the rule term, then the English.
 EVENT_WORDS = {
-    "declare": "宣言 declared",
-    "open_window": "反撃受付 window opens",
-    "skip_window": "反撃受付なし no window",
-    "close_window": "再確認 recheck",
-    "resolve": "発動 resolves",
-    "fizzle": "不発 fizzles",
-    "counter": "反撃 counter",
-    "pass_priority": "パス pass",
-    "resolve_next": "次へ next link",
+    "declare": Term("宣言", "declared"),
+    "open_window": Term("反撃受付", "window opens"),
+    "skip_window": Term("反撃受付なし", "no window"),
+    "close_window": Term("再確認", "recheck"),
+    "resolve": Term("発動", "resolves"),
+    "fizzle": Term("不発", "fizzles"),
+    "counter": Term("反撃", "counter"),
+    "pass_priority": Term("パス", "pass"),
+    "resolve_next": Term("次へ", "next link"),
+    "chain_resolved": Term("チェーン解決済み", "chain resolved"),
 }
+SET_UP = Term("準備", "set-up")
 
 
 @dataclass(frozen=True)
@@ -45,21 +48,23 @@ def is_move_echo(entry: LogEntry) -> bool:
     return entry.echo
 
 
-def step_label(entry: LogEntry) -> str:
+def step_label(entry: LogEntry, lang: Lang = "both") -> str:
     trace = entry.trace
     assert trace is not None
-    word = EVENT_WORDS.get(trace.event, trace.event.replace("_", " "))
+    known = EVENT_WORDS.get(trace.event)
+    word = known.words(lang) if known else trace.event.replace("_", " ")
     return f"#{trace.link} {word}" if trace.link is not None else word
 
 
-def frames(log: Sequence[LogEntry], start: int = 0) -> list[Frame]:
-    """Every frame of this log, in order (a move's transitions, then the next move's).
+def frames(log: Sequence[LogEntry], start: int = 0, lang: Lang = "both") -> list[Frame]:
+    """Every frame of this log, in order (a move's transitions, then the next move's), labelled in ``lang``.
 
     Everything before ``start`` (say the moves a scenario was set up with) is the set-up frame.
     """
     out: list[Frame] = []
-    move, trace, label, seen_step = 0, None, "set-up", False
-    played = "set-up"  # the move being read, which names its decision frame
+    set_up = SET_UP.en if lang == "both" else SET_UP.words(lang)
+    move, trace, label, seen_step = 0, None, set_up, False
+    played = set_up  # the move being read, which names its decision frame
     for i, entry in enumerate(log):
         if i < start:
             trace = entry.trace or trace
@@ -71,6 +76,6 @@ def frames(log: Sequence[LogEntry], start: int = 0) -> list[Frame]:
         elif entry.trace is not None:
             if seen_step:  # a new transition closes the previous one's frame
                 out.append(Frame(move, i, trace, label, False))
-            trace, label, seen_step = entry.trace, f"{entry.move or 'set-up'} · {step_label(entry)}", True
+            trace, label, seen_step = entry.trace, f"{entry.move or set_up} · {step_label(entry, lang)}", True
     out.append(Frame(move, len(log), trace, played, True))
     return out

@@ -34,7 +34,7 @@ from fsm.machines.procedures import procedure_class
 from fsm.render import timing_map
 from fsm.render.dot import dot_source, run_dot
 from fsm.render.graph import FORMATS, PAPER, Diagram, describe, machine_class
-from fsm.render.labels import LANGS, Lang
+from fsm.render.labels import LANGS, Lang, Term
 from fsm.render.mermaid import mermaid_source
 from fsm.render.styles import Style
 from fsm.spec.ruleset import Ruleset, builtin
@@ -45,8 +45,11 @@ TIMING_MAP = Diagram(
     "timing_map",
     None,
     timing_map.TITLE,
-    "The timing matrix: every timing and named combination, what it may answer, and when "
-    "(as an action, a counter or by itself).",
+    Term(
+        "タイミング表: すべてのタイミングと組み合わせが、何に応じて、いつ使えるか（単独で、反撃として、自動で）。",
+        "The timing matrix: every timing and named combination, what it may answer, and when "
+        "(as an action, a counter or by itself).",
+    ),
 )
 
 

@@ -375,10 +375,28 @@ def dot_source(
         if st.printed:
             notes = [line for note in notes for line in _wrap(note, 32)]
         elif st.lang != "ja":
-            notes = [diagram.summary, *notes]
+            notes = [diagram.summary.en, *notes]
         heading = _title_label(diagram.title, st, notes=notes)
     dot.set("label", heading)
     return _stable_ids(dot.to_string()), cited
+
+
+_CLUSTER = r'<g id="clust\d+" class="cluster">\n.*?</g>\n'  # a cluster's group holds no other group
+_CLUSTERS = re.compile(f"(?:{_CLUSTER})+", re.S)
+
+
+def _clusters_in_order(svg: str) -> str:
+    """Graphviz 2.43 writes a graph's clusters in an order that changes from run to run on the same
+    input (their places do not): write each run of them in Graphviz's own numbering, parents first,
+    so the same graph gives the same SVG bytes (the site's scenario pages, the step-through cache)."""
+
+    def number(block: str) -> int:
+        return int(block[len('<g id="clust') : block.index('"', len('<g id="clust'))])
+
+    def ordered(run: re.Match[str]) -> str:
+        return "".join(sorted(re.findall(_CLUSTER, run.group(0), re.S), key=number))
+
+    return _CLUSTERS.sub(ordered, svg)
 
 
 def run_dot(source: str, fmt: str, dpi: int | None = None, embed_fonts: bool = True) -> bytes:
@@ -391,6 +409,6 @@ def run_dot(source: str, fmt: str, dpi: int | None = None, embed_fonts: bool = T
         source = source.replace("{", f"{{\ndpi={int(dpi)};", 1)
     out = run_graphviz(source, fmt)
     if fmt == "svg":
-        text = _VERSION_COMMENT.sub("", out.decode("utf-8"))
+        text = _clusters_in_order(_VERSION_COMMENT.sub("", out.decode("utf-8")))
         out = (embed(text) if embed_fonts else text).encode("utf-8")
     return out

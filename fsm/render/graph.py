@@ -84,7 +84,7 @@ class Diagram:
     stem: str  # file name without extension
     machine: type[StateChart] | None  # None: the timing map, drawn from timing data (fsm.render.timing_map)
     title: Term
-    summary: str  # one line, for the index
+    summary: Term  # one line, for the index and the site
     rankdir: str = "LR"
     note: Term | None = None  # printed under the title, in the diagram's language
     folded: tuple[str, ...] = ()  # compound states drawn as one box listing their steps
@@ -251,22 +251,36 @@ def describe(machine: type[StateChart]) -> Diagram:
     """File name, title and one-line summary of a machine class."""
     if issubclass(machine, Procedure):
         spec: KindSpec = machine.spec
-        start = "activates by itself" if spec.by_itself else "declare"
-        window = " → counter window" if spec.opens_window else " (no window)"
+        fizzles = [WORDS[r] for r in spec.fizzle_if]
+        start = Term("自動発動", "activates by itself") if spec.by_itself else Term("宣言", "declare")
+        window = (
+            Term(" → 反撃受付", " → counter window") if spec.opens_window else Term("（反撃受付なし）", " (no window)")
+        )
         if spec.rechecks:
-            end = f"recheck → resolves, or fizzles if: {', '.join(WORDS[r][1] for r in spec.fizzle_if)}"
+            end = Term(
+                f"再確認 → 発動、次のときは不発: {'・'.join(ja for ja, _ in fizzles)}",
+                f"recheck → resolves, or fizzles if: {', '.join(en for _, en in fizzles)}",
+            )
         else:
-            end = "resolves (nothing to recheck: it cannot fizzle)"
-        first = "activation" if spec.by_itself else "declaration"
-        sync = f"; the 【同調】 partner is checked at {first} and recheck" if spec.sync else ""
-        summary = f"{start}{window} → {end}{sync}."
+            end = Term("発動（再確認がないので不発にならない）", "resolves (nothing to recheck: it cannot fizzle)")
+        first = Term("発動時", "activation") if spec.by_itself else Term("宣言時", "declaration")
+        sync = (
+            Term(
+                f"。【同調】の相手は{first.ja}と再確認で確かめる",
+                f"; the 【同調】 partner is checked at {first.en} and recheck",
+            )
+            if spec.sync
+            else Term("", "")
+        )
+        summary = Term(f"{start.ja}{window.ja} → {end.ja}{sync.ja}。", f"{start.en}{window.en} → {end.en}{sync.en}.")
         stem = ("sync_" if spec.sync else "kind_") + re.sub(r"[^\w-]", "_", spec.key.removeprefix("sync_"))
         title = Term(spec.label, f"{'sync ' if spec.sync else ''}{spec.en} procedure")
         return Diagram(stem, machine, title, summary, "TB")
     if issubclass(machine, GameFlow):
-        summary = (
+        summary = Term(
+            "メインフェイズと戦闘: 速攻召喚、隊列変更、スピード決定、通常タイミング、戦闘終了、後片付け。",
             "The main phase and the battle: quick summon, formation, speed determination, "
-            "normal timings, battle end, cleanup."
+            "normal timings, battle end, cleanup.",
         )
         # The quick-summon and formation steps are listed in their boxes, so the battle's steps
         # fit on half a page; `fsm diagrams --fold battle` folds the whole battle, --fold none nothing.
@@ -283,7 +297,10 @@ def describe(machine: type[StateChart]) -> Diagram:
             print_folded=("battle",),
         )
     if issubclass(machine, CounterChain):
-        summary = "The [反撃] window: who may counter, two passes close it, items resolve newest first."
+        summary = Term(
+            "[反撃] の受付: 誰が反撃できるか、2回のパスで閉じ、新しい項目から順に解決する。",
+            "The [反撃] window: who may counter, two passes close it, items resolve newest first.",
+        )
         note = Term(
             "「相手」「宣言者側」は、チェーンで一番新しい項目を宣言したプレイヤーから見た立場",
             "'opponent' and 'declarer' are relative to whoever declared the newest item on the chain",
@@ -291,4 +308,4 @@ def describe(machine: type[StateChart]) -> Diagram:
         )
         return Diagram("counter_chain", machine, Term("反撃チェーン", "counter chain"), summary, "TB", note=note)
     name = machine.__name__
-    return Diagram(re.sub(r"[^\w-]", "_", name), machine, Term(name, name), machine.__doc__ or "")
+    return Diagram(re.sub(r"[^\w-]", "_", name), machine, Term(name, name), Term(doc := machine.__doc__ or "", doc))

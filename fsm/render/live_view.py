@@ -22,7 +22,7 @@ from typing import Protocol
 from statemachine import StateChart
 
 from fsm.errors import BadInput
-from fsm.i18n import N_, _
+from fsm.i18n import N_, _, display_width
 from fsm.machines.chain import CounterChain
 from fsm.machines.procedures import GUARDS, procedure_class
 from fsm.machines.trace import CHAIN, FLOW, PROCEDURE, Link, Trace, capture
@@ -150,20 +150,24 @@ def cache_clear() -> None:
             _STATS[key] = 0
 
 
-def link_label(game: Game, link: Link) -> str:
-    """``#seq label source by unit``, as the stack shows a link."""
+def link_label(game: Game, link: Link, lang: Lang = "both") -> str:
+    """``#seq label source by unit``, as the stack shows a link (in Japanese: ``#seq label source（unit）``)."""
     table = game.table
     by = table.units[link.unit].name if link.unit in table.units else link.declarer
     card = table.cards.get(link.source)
     spec = game.spec_of(link.item())
-    return f"#{link.seq} {spec.label} {card.name if card else link.source} by {by}"
+    # the attack and the speed dice are their own source: the label says it ([スピード決定])
+    source = card.name if card else "" if spec.category in ("attack", "speed_roll") else link.source
+    whose = f"（{by}）" if lang == "ja" else f" by {by}"
+    return f"#{link.seq} {spec.label}{' ' + source if source else ''}{whose}"
 
 
 def stack_svg(rows: Sequence[str], lang: Lang) -> str:
     """The chain as a stack, top first, drawn by hand (no ``dot`` run): one box per link."""
     head = Term("チェーン", "chain").words(lang)
     depth = {"ja": f"深さ {len(rows)}", "en": f"depth {len(rows)}", "both": f"深さ depth {len(rows)}"}[lang]
-    width = max([len(head) + 12, *(len(r) for r in rows)]) * 7.5 + 20
+    # a Japanese (wide) character takes two columns of the 11 pt monospaced estimate, a Latin one
+    width = max([display_width(head) + 12, *(display_width(r) for r in rows)]) * 6.2 + 24
     line = 24
     parts = [
         f'<text x="6" y="16" font-size="11" font-weight="bold" fill="{INK}">{escape(head)} '
@@ -196,7 +200,7 @@ def live_svg(game: Game, lang: Lang = "both") -> str:
     if PROCEDURE not in v:
         return compose([render([v[FLOW]])])
     top, chain, flow = render([v[PROCEDURE], v[CHAIN], v[FLOW]])
-    stack = stack_svg([link_label(game, link) for link in reversed(trace.links)], lang)
+    stack = stack_svg([link_label(game, link, lang) for link in reversed(trace.links)], lang)
     return compose([[stack, top], [chain], [flow]])
 
 

@@ -18,11 +18,12 @@ soon as its file is loaded.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from html import escape
 
 from fsm.render.labels import Lang, Term
-from fsm.render.styles import Style
+from fsm.render.styles import A4_COLUMN_PT, Style
 from fsm.rules.timing import POINTS
 from fsm.spec.ruleset import Ruleset
 
@@ -97,6 +98,56 @@ class Matrix:
         return out
 
 
+#: On paper: the text sizes (pt) before the drawing is scaled to an A4 column (160 mm), and the
+#: smallest size any text may have once scaled (tests/test_diagram_print.py reads the PDFs).
+PRINT_PT, PRINT_SMALL_PT, PRINT_MIN_PT = 14, 12, 10
+PRINT_WRAP = 18  # characters of English to a line on paper
+
+
+def _spans(m: Matrix) -> list[tuple[int, int]]:
+    """The columns of each *when* group, as (first, past the last)."""
+    out, at = [], 0
+    for _, n in m.groups():
+        out.append((at, at + n))
+        at += n
+    return out
+
+
+def _slice(m: Matrix, lo: int, hi: int) -> Matrix:
+    return Matrix(m.columns[lo:hi], tuple(Row(r.timing, r.cells[lo:hi]) for r in m.rows))
+
+
+def print_parts(rules: Ruleset, style: Style, font: str) -> list[Matrix]:
+    """The matrix in parts of whole *when* groups, each part as many groups as fit an A4 column
+    with its smallest text at :data:`PRINT_MIN_PT` or more once scaled: laid out by Graphviz to
+    measure, since only it knows the font's widths.  A group too wide alone is a part of its own."""
+    from fsm.render.dot import run_dot  # the matrix's text needs no dot; measuring it does
+
+    m = matrix(rules)
+    widest = A4_COLUMN_PT * PRINT_SMALL_PT / PRINT_MIN_PT
+
+    def width(part: Matrix) -> float:
+        # measured on the PDF: cairo's text widths, which a printed page has (an SVG's differ a little)
+        pdf = run_dot(dot_source(rules, style, font, part, (9, 9)), "pdf")
+        found = re.search(rb"/MediaBox \[ *0 0 ([\d.]+) ", pdf)
+        assert found, "dot wrote a PDF without a page size"
+        return float(found.group(1))
+
+    spans: list[tuple[int, int]] = []
+    for lo, hi in _spans(m):
+        if spans and width(_slice(m, spans[-1][0], hi)) <= widest:
+            spans[-1] = (spans[-1][0], hi)  # the whole group joins the part
+        elif hi - lo == 1 or width(_slice(m, lo, hi)) <= widest:
+            spans.append((lo, hi))  # the group starts a part
+        else:  # too wide alone: its columns, as many to a part as fit (each part repeats its heading)
+            for col in range(lo, hi):
+                if col > lo and width(_slice(m, spans[-1][0], col + 1)) <= widest:
+                    spans[-1] = (spans[-1][0], col + 1)
+                else:
+                    spans.append((col, col + 1))
+    return [_slice(m, lo, hi) for lo, hi in spans]
+
+
 def _column(name: str) -> tuple[Term, Term]:
     if name in COLUMNS:
         return COLUMNS[name]
@@ -132,14 +183,33 @@ def legend(lang: Lang) -> list[str]:
 # ------------------------------------------------------------------------------- as a diagram
 
 
-def dot_source(rules: Ruleset, style: Style, font: str) -> str:
-    """DOT text of the matrix: one HTML-like table node (stable: it is the data's order)."""
-    m, pal, lang = matrix(rules), style.palette, style.lang
-    size = 14 if style.printed else 10
-    small = 12 if style.printed else 8
+def _escaped(words: str) -> str:
+    return escape(words, quote=False).replace("[", "&#91;").replace("]", "&#93;")
 
-    def text(words: str, pt: int = size, colour: str = pal.ink, bold: bool = False) -> str:
-        body = escape(words, quote=False).replace("[", "&#91;").replace("]", "&#93;")
+
+def dot_sources(rules: Ruleset, style: Style, font: str) -> list[str]:
+    """The matrix as DOT: one graph on screen; on paper (``style.printed``) one per part
+    (:func:`print_parts`), each titled with its place, e.g. "タイミング表 (1/4)"."""
+    if not style.printed:
+        return [dot_source(rules, style, font)]
+    parts = print_parts(rules, style, font)
+    return [dot_source(rules, style, font, part, (i, len(parts))) for i, part in enumerate(parts, 1)]
+
+
+def dot_source(
+    rules: Ruleset, style: Style, font: str, part: Matrix | None = None, place: tuple[int, int] | None = None
+) -> str:
+    """DOT text of the matrix (or of one ``part`` of it, the ``place``-th of so many): one HTML-like
+    table node (stable: it is the data's order)."""
+    m, pal, lang = part or matrix(rules), style.palette, style.lang
+    size = PRINT_PT if style.printed else 10
+    small = PRINT_SMALL_PT if style.printed else 8
+
+    def text(words: str, pt: int = size, colour: str = pal.ink, bold: bool = False, wrap: bool = True) -> str:
+        # on paper English wraps at word breaks (a column is narrow); Japanese terms are short already
+        wraps = wrap and style.printed and words.isascii()
+        lines = textwrap.wrap(words, PRINT_WRAP, break_on_hyphens=False) if wraps else []
+        body = "<br/>".join(_escaped(line) for line in lines) if len(lines) > 1 else _escaped(words)
         return f'<font point-size="{pt}" color="{colour}">{f"<b>{body}</b>" if bold else body}</font>'
 
     def cell(content: str, fill: str = pal.paper, span: int = 1, align: str = "center") -> str:
@@ -177,8 +247,17 @@ def dot_source(rules: Ruleset, style: Style, font: str) -> str:
         + "".join(body)
         + "</table>"
     )
-    title = text(TITLE.words(lang), 18 if style.printed else 14, bold=True)
-    key = text("   ".join(legend(lang)), small, pal.muted)
+    title = text(
+        TITLE.words(lang) + (f" ({place[0]}/{place[1]})" if place else ""),
+        18 if style.printed else 14,
+        bold=True,
+        wrap=False,
+    )
+    # on paper one line per symbol, so the key never makes a part wider than its table
+    if style.printed:
+        key = "".join(text(x, small, pal.muted) + '<br align="left"/>' for x in legend(lang))
+    else:
+        key = text("   ".join(legend(lang)), small, pal.muted)
     heading = f'<<table border="0" cellborder="0" cellpadding="1"><tr><td align="left">{title}</td></tr>'
     heading += f'<tr><td align="left">{key}</td></tr></table>>'
     return (

@@ -179,7 +179,7 @@ def coverable(have: Mapping[str, int], need: Mapping[str, int]) -> Pool:
 
 def fmt(p: Mapping[str, int]) -> str:
     """``{"土": 2, "全": 1}`` → ``"土×2 全×1"`` in symbol order (for messages and labels)."""
-    return " ".join(f"{s}×{p[s]}" for s in SYMBOLS if p.get(s, 0) > 0) or "なし"
+    return " ".join(f"{s}×{p[s]}" for s in SYMBOLS if p.get(s, 0) > 0) or _("none")
 
 
 @dataclass

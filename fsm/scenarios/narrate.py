@@ -31,29 +31,41 @@ CLAUSE_WIDTH = 13
 
 
 #: The table-level machines by their rule words (a procedure's own label, e.g. 【行動】, already is one).
-MACHINE_WORDS = {"GameFlow": "ゲームの流れ", "CounterChain": "反撃チェーン"}
+MACHINE_WORDS = {"GameFlow": ("ゲームの流れ", "game flow"), "CounterChain": ("反撃チェーン", "counter chain")}
 
 
 @cache
 def _state_names() -> dict[str, str]:
     """Each state ID by the name a rules reader knows (``"priority_opponent"`` → 反撃の優先権：相手 / ...).
 
-    Every procedure shares its state IDs and names, so one stands for all of them."""
+    A state ID names the same step in every procedure that has it."""
+    from statemachine import StateChart
+
     from fsm.machines.battle import GameFlow
     from fsm.machines.chain import CounterChain
     from fsm.machines.procedures import procedure_class
     from fsm.spec.ruleset import builtin
 
-    machines = (GameFlow, CounterChain, procedure_class(builtin().kind("action")))
+    kinds = builtin().kinds.values()  # the kinds share most state IDs, but not all (【自動】 activated)
+    machines: list[type[StateChart]] = [GameFlow, CounterChain, *(procedure_class(k) for k in kinds)]
     return {s.id: s.name for m in machines for s in m.states_map.values()}
 
 
-def _entered(e: LogEntry) -> str:
+def entered_words(e: LogEntry, lang: str | None = None) -> str:
+    """The machine and the states a log line entered, by their rule terms in ``lang`` (default: the
+    language spoken), never by class or state IDs: ``反撃チェーン 反撃の優先権：相手``."""
     if not e.entered:
         return ""
-    machine = MACHINE_WORDS.get(e.machine, e.machine)
-    states = " › ".join(_state_names().get(s, s) for s in e.entered)
-    return f"   → {machine + ' ' if machine else ''}{states}"
+    spoken = language(lang)
+    half = 0 if spoken == "ja" else 1  # a state's name is "日本語 / English"
+    machine = MACHINE_WORDS[e.machine][half] if e.machine in MACHINE_WORDS else e.machine
+    names = [_state_names().get(s, s).split(" / ") for s in e.entered]
+    states = " › ".join(name[min(half, len(name) - 1)] for name in names)
+    return f"{machine} {states}" if machine else states
+
+
+def _entered(e: LogEntry) -> str:
+    return f"   → {words}" if (words := entered_words(e)) else ""
 
 
 def _player(move: str) -> str:

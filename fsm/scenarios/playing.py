@@ -190,6 +190,9 @@ def play(
     with using(spoken):  # the lines the reader adds (a refused move) in the narration's language too
         narrated = _play(path, variants, rules, upto, overrides, False, spoken)
     result.steps, result.title, result.notes = narrated.steps, narrated.title, narrated.notes
+    # a move the rules refused is told in the narration's language (the English run only checked it)
+    told = {f.where: f for f in narrated.failures if f.stopped}
+    result.failures = [told.get(f.where, f) if f.stopped else f for f in result.failures]
     if not result.failures:  # the same play, its log in the narration's language (a step-through's)
         result.game = narrated.game
     return result

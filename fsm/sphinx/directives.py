@@ -22,6 +22,7 @@ from fsm.render.graph import Diagram
 from fsm.render.labels import Lang, Term
 from fsm.render.styles import Style
 from fsm.rules.catalogue import CLAUSES
+from fsm.scenarios.narrate import entered_words
 from fsm.scenarios.playing import load, play
 from fsm.spec.ruleset import Ruleset
 from fsm.spec.ruleset import load as load_rules
@@ -42,6 +43,7 @@ WORDS: dict[str, Term] = {
     "refused": Term("拒否（想定どおり）", "refused, as expected"),
     "outcome_ok": Term("すべての期待どおり", "every expectation holds"),
     "after": Term("この手の後", "after this move"),
+    "scroll": Term("表は横にスクロールできます →", "The table scrolls sideways →"),
 }
 
 
@@ -80,6 +82,14 @@ def clause_ref(cid: str) -> nodes.Node:
     ref = addnodes.pending_xref("", refdomain="std", reftype="clause", reftarget=cid, refexplicit=True, refwarn=False)
     ref += nodes.literal(cid, cid, classes=["fsm-clause"])
     return ref
+
+
+def prose(text: str) -> nodes.paragraph:
+    """A scenario's notes as a paragraph, with its ```code``` (a key, a file, a move) as code."""
+    para = nodes.paragraph()
+    for i, part in enumerate(text.split("`")):
+        para += nodes.literal(text=part) if i % 2 else nodes.Text(part)
+    return para
 
 
 def image_node(svg: str, stem: str, alt: str, classes: list[str], **extra: Any) -> fsm_image:
@@ -168,7 +178,7 @@ class ScenarioSteps(_FsmDirective):
             return self.warn(f"no scenario file {self.arguments[0]!r} (looked for {path})")
         lang = self.lang()
         try:
-            result = play(path, rules=self.rules())
+            result = play(path, rules=self.rules(), lang=None if lang == "both" else lang)
         except BadInput as err:
             return self.warn(str(err))
         if not result.ok:
@@ -179,7 +189,7 @@ class ScenarioSteps(_FsmDirective):
         if "title" in self.options:
             box += nodes.paragraph("", "", nodes.strong(text=result.title))
         if result.notes:
-            box += nodes.paragraph(text=" ".join(result.notes.split()))
+            box += prose(" ".join(result.notes.split()))
         cited = sorted(result.checked | set(result.clauses), key=lambda c: list(CLAUSES).index(c))
         box += self._clauses_line(cited, lang)
         for cid in cited:
@@ -226,7 +236,7 @@ class ScenarioSteps(_FsmDirective):
         for e in entries:
             if e.text == move:
                 continue
-            entered = f"  → {e.machine + ' ' if e.machine else ''}{' / '.join(e.entered)}" if e.entered else ""
+            entered = f"  → {words}" if (words := entered_words(e, None if lang == "both" else lang)) else ""
             lines += nodes.list_item(
                 "", nodes.paragraph("", "", clause_ref(e.clause), nodes.Text(f" {e.text}{entered}"))
             )
@@ -270,7 +280,10 @@ class ClauseCatalogue(_FsmDirective):
                 box += nodes.paragraph("", "", nodes.strong(text=c.id), nodes.Text(f"  {title}"))
             if c.ja:
                 box += nodes.paragraph(
-                    "", "", nodes.emphasis(text=word("terms", lang) + ": "), nodes.Text("・".join(c.ja))
+                    "",
+                    "",
+                    nodes.emphasis(text=word("terms", lang) + ": "),
+                    nodes.Text(("・" if lang == "ja" else ", ").join(c.ja)),
                 )
             box += nodes.paragraph(text=text)
             if variant:
@@ -300,9 +313,13 @@ class TimingMatrix(_FsmDirective):
             links.note(self.env, f"clause:{row.timing.clause}", "timing-matrix", title, "diagram")
         if self.options.get("as", "table") == "table":
             table = timing_map.html_table(rules, lang, clauses)
-            return [nodes.raw("", f'<div class="fsm-matrix" id="timing-matrix">{table}</div>', format="html")]
-        style = Style(lang, clauses, "print" in self.options)
-        svg = run_dot(timing_map.dot_source(rules, style, FONT), "svg").decode("utf-8")
-        node = image_node(svg, "timing_map", title, ["statemachine-diagram", "align-center", "fsm-diagram"])
-        node["ids"] = ["timing-matrix"]
-        return [node]
+            hint = f'<p class="fsm-scroll-hint" aria-hidden="true">{word("scroll", lang)}</p>'
+            box = f'<div class="fsm-matrix" id="timing-matrix" tabindex="0">{table}</div>'
+            return [nodes.raw("", hint + box, format="html")]
+        style = Style(lang, clauses, "print" in self.options)  # printed: in parts that fit a column
+        out: list[fsm_image] = []
+        for source in timing_map.dot_sources(rules, style, FONT):
+            svg = run_dot(source, "svg").decode("utf-8")
+            out.append(image_node(svg, "timing_map", title, ["statemachine-diagram", "align-center", "fsm-diagram"]))
+        out[0]["ids"] = ["timing-matrix"]
+        return list(out)
