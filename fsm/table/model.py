@@ -248,6 +248,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self._lease = Lease()
+        self.stamp = object()  # this content's version: a copy shares it, writing() makes a new one
         for name in self.PARTS:
             setattr(self, name, SharedDict(self._lease, getattr(self, name)))
 
@@ -267,7 +268,11 @@ class Table:
 
     @contextmanager
     def writing(self) -> Iterator[Table]:
-        """Inside, a part read through this table is its own to write (copied first if shared)."""
+        """Inside, a part read through this table is its own to write (copied first if shared).
+
+        Entering it gives the table a new :attr:`stamp`: a move vetted on the old content
+        (:meth:`fsm.engine.game.Game.legal_moves`) is checked again before it is played here."""
+        self.stamp = object()
         self._lease.writing += 1
         try:
             yield self
