@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 #: Long enough on any machine that the interruption comes while it works (18 s alone on one core).
 LONG = "scenarios/counter_of_counter_of_counter.yaml"
@@ -129,3 +131,35 @@ def test_progress_off_a_terminal_is_a_log_line_every_few_seconds() -> None:
     assert "\x1b[" not in err  # plain text for a log
     counts = [int(line.split()[1].replace(",", "")) for line in lines]
     assert counts == sorted(counts) and counts[-1] > 0
+
+
+@pytest.mark.notebooks
+def test_progress_in_a_notebook_is_a_widget() -> None:
+    """In a Jupyter kernel the explorer shows its progress as rich's live widget, by itself."""
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "from fsm.explore.explorer import explore_file\n"
+            f"report = explore_file({LONG!r}, max_states=5000)\n"
+            "print('states', report.states, 'seconds', report.seconds)"
+        )
+    ]
+    specs = KernelSpecManager(kernel_dirs=[str(Path(sys.prefix) / "share" / "jupyter" / "kernels")])
+    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+    client = NotebookClient(nb, km=km, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(REPO)}})
+    try:
+        client.execute()
+    finally:
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+    outputs = nb.cells[0].outputs
+    text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    seconds = float(text.split("seconds")[1].split()[0])
+    assert seconds > 2.5, f"too quick to show progress ({seconds:.1f} s): raise max_states"
+    widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert widgets, outputs

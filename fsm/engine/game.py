@@ -87,7 +87,6 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
-        self._vetted: tuple[object, set[int], list[Move]] | None = None  # the last legal_moves(), for apply
         self.compiled = False  # machines run from compiled tables (fsm.machines.compiled), e.g. while exploring
         self.chain = CounterChain(self)
         self.steps = BattleSteps(self)
@@ -111,12 +110,14 @@ class Game:
         (the same :attr:`fsm.table.model.Table.stamp`: this table or a copy of it, unwritten), are
         played without checking them again; any other move, and any text, is checked in full."""
         legal = [m for m in candidates(self) if self.legality.problem(m) is None]
-        self._vetted = (self.table.stamp, {id(m) for m in legal}, legal)  # the list keeps the ids taken
+        # Kept on the table, so that its copies carry it (the list keeps the ids taken); it holds
+        # while the copy's stamp is this one, that is until the copy is written.
+        self.table.vetted = (self, self.table.stamp, {id(m) for m in legal}, legal)
         return legal
 
     def _vetted_here(self, move: Move) -> bool:
-        vetted = self._vetted
-        return vetted is not None and vetted[0] is self.table.stamp and id(move) in vetted[1]
+        vetted = self.table.vetted
+        return vetted is not None and vetted[0] is self and vetted[1] is self.table.stamp and id(move) in vetted[2]
 
     def why_not(self, move: Move | str) -> Verdict:
         with using(self.lang):

@@ -40,7 +40,7 @@ from fsm.engine.game import Game
 from fsm.errors import BadInput
 from fsm.explore.parallel import explore_parallel
 from fsm.explore.position import game_at
-from fsm.explore.progress import Progress
+from fsm.explore.progress import Progress, in_a_notebook
 from fsm.explore.report import Ending, Judge, Report, result_text
 from fsm.explore.search import Search
 from fsm.i18n import N_, _, display_width, language
@@ -84,7 +84,8 @@ def explore(
     tree search; only useful to measure what deduplication saves).  ``machines`` says how the
     state machines run: ``"compiled"`` (their transition tables, :mod:`fsm.machines.compiled`) or
     ``"statecharts"`` (python-statemachine itself); the reports are the same.  ``progress``
-    (:class:`fsm.explore.progress.Progress`) shows how far it has got while it works.  Ctrl-C
+    (:class:`fsm.explore.progress.Progress`) shows how far it has got while it works (in a
+    notebook, by default, a widget).  Ctrl-C
     (``KeyboardInterrupt``) stops it with the report so far, marked ``stopped_by="interrupted"``.
     """
     if depth is not None and depth < 0:
@@ -93,6 +94,7 @@ def explore(
         message = _("the budget (--max-states) must be 1 or more tables, not {count}")
         raise BadInput(message.format(count=max_states))
     began = time.perf_counter()
+    progress = progress if progress is not None else in_a_notebook()
     saved = game.snapshot()
     root = game.table.copy()
     report = Report(source, position, depth, dict(game.variants.changed()), budget=max_states, max_memory=max_memory)
@@ -133,6 +135,7 @@ def explore_file(
     """
     if (jobs != 1 or dask is not None) and (depth is not None or not dedup):
         raise BadInput(_("--jobs splits lines that are played to their end, each table once: leave out --depth"))
+    progress = progress if progress is not None else in_a_notebook()
     if dask is not None:
         from fsm.explore.cluster import explore_on_dask
 

@@ -3,7 +3,8 @@
 Nothing for the first :data:`QUIET_FOR` seconds (a short run prints only its report); then, on
 a terminal, one live line (``rich``) on stderr; in a notebook, rich's live widget; anywhere
 else (a log, a pipe, CI), one plain line every :data:`LOG_EVERY` seconds.  ``fsm ... --quiet``
-makes a :class:`Progress` that shows nothing.  The search calls :meth:`Progress.tick` every few
+makes a :class:`Progress` that shows nothing; from Python, pass one to the explorer (in a
+notebook it makes one by itself, :func:`in_a_notebook`).  The search calls :meth:`Progress.tick` every few
 hundred tables, so the clock is read rarely; ``rich`` is imported only once something is shown.
 """
 
@@ -94,6 +95,11 @@ class Progress:
             self._live.stop()
             self._live = None
         self.began, self.last = time.monotonic(), float("-inf")  # a next exploration (a comparison's other side)
+
+
+def in_a_notebook() -> Progress | None:
+    """A progress widget when running in a Jupyter kernel (what the API does by default there), else None."""
+    return Progress("live") if _in_notebook() else None
 
 
 def line(tables: int, elapsed: float, depth: int | None = None) -> str:
