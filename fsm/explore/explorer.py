@@ -296,6 +296,8 @@ def compare(
         "machines": machines, "progress": progress, "dask": dask,
     }  # fmt: skip
     base = explore_file(path, variants=variants, **bounds)
+    if base.stopped_by == "interrupted":  # Ctrl-C on the first side: the second is not started
+        raise KeyboardInterrupt
     other = explore_file(path, variants={**(variants or {}), **setting}, **bounds)
     return Comparison(dict(setting), base, other)
 

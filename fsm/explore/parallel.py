@@ -119,8 +119,9 @@ def explore_parallel(
 
     The budget and the memory limit apply to each worker's share (a worker stopped by either
     leaves its report, and the merged one, partial).  ``executor`` runs the tasks elsewhere
-    (see :class:`Submitter`); by default a local process pool.  Ctrl-C ends the pool's
-    workers at once and returns what the finished shares found, marked as interrupted.
+    (see :class:`Submitter`); by default a local process pool.  Ctrl-C stops the pool's
+    workers, which send what they found (within :data:`STOP_WITHIN` seconds) before they are
+    ended; the report is what came, marked as interrupted.
     """
     if jobs < 1:
         raise BadInput(_("--jobs must be 1 or more, not {jobs}").format(jobs=jobs))
