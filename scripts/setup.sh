@@ -108,13 +108,13 @@ fi
 # The notebooks need the package and JupyterLab; only the tests need the test tools ([test]).
 if [[ "$mode" == test ]]; then
   target='.[test]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "furo", "pytest", "playwright", "pdfplumber")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "furo", "pytest", "playwright", "pdfplumber", "rich", "distributed")'
 elif [[ "$mode" == docs ]]; then
   target='.[docs]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser", "furo")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser", "furo", "rich")'
 else
   target='.'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel", "fontTools")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel", "fontTools", "rich")'
 fi
 stamp=.venv/.fsm-setup-stamp
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"

@@ -130,11 +130,13 @@ def test_the_root_offers_the_public_api() -> None:
 
 
 def test_importing_the_engine_loads_no_renderer_and_no_widget() -> None:
-    """The engine and the scenarios run where there is no Graphviz and no Jupyter (the browser)."""
+    """The engine and the scenarios run where there is no Graphviz and no Jupyter (the browser);
+    nor is Dask or rich loaded until an exploration asks for them (issue 26)."""
     code = (
         "import sys, fsm; from fsm import Game, load; load('scenarios/action_fizzles_after_counter.yaml');"
-        "heavy = [m for m in ('graphviz', 'pydot', 'ipywidgets', 'fontTools', 'fsm.render', 'fsm.notebook')"
-        " if m in sys.modules]; print(heavy)"
+        "import fsm.explore.explorer;"
+        "heavy = [m for m in ('graphviz', 'pydot', 'ipywidgets', 'fontTools', 'fsm.render', 'fsm.notebook',"
+        " 'dask', 'distributed', 'rich', 'fsm.explore.cluster') if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=FSM.parent, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

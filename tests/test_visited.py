@@ -125,13 +125,13 @@ def test_a_full_claims_table_gives_up_the_claim_rather_than_lose_the_table() -> 
 def _parts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Visits, Any]]:
     """The parts `--jobs` merges, kept for the test to look at."""
     seen: list[tuple[Visits, Any]] = []
-    merge = parallel._merge
+    merge = parallel.merge
 
     def keep(report: Any, parts: list[tuple[Visits, Any]]) -> None:
         seen.extend(parts)
         merge(report, parts)
 
-    monkeypatch.setattr(parallel, "_merge", keep)
+    monkeypatch.setattr(parallel, "merge", keep)
     return seen
 
 

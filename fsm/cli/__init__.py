@@ -89,6 +89,11 @@ def _main(argv: list[str]) -> int:
         return 2
     try:
         return int(func(args) or 0)
+    except KeyboardInterrupt:  # Ctrl-C where no partial report can be made (loading, splitting)
+        import sys
+
+        print("fsm: " + _("interrupted (Ctrl-C)"), file=sys.stderr)
+        return 130
     except BrokenPipeError:  # e.g. `fsm rules | head`
         import os
         import sys

@@ -21,7 +21,9 @@ def _cmd_explore(args: argparse.Namespace) -> int:
         parse_memory,
         parse_settings,
     )
+    from fsm.explore.progress import Progress
 
+    progress = Progress("off" if args.quiet else "auto")
     try:
         settings = parse_settings(args.variant or [])
         max_memory = parse_memory(args.max_memory) if args.max_memory else None
@@ -36,6 +38,8 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 max_memory=max_memory,
                 jobs=args.jobs,
                 machines=args.machines,
+                progress=progress,
+                dask=args.dask,
             )
             print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
             reports = [cmp.base, cmp.other]
@@ -49,13 +53,21 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                 max_memory=max_memory,
                 jobs=args.jobs,
                 machines=args.machines,
+                progress=progress,
+                dask=args.dask,
             )
             print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
             reports = [report]
     except BadInput as err:
         print(f"fsm explore: {err}", file=sys.stderr)
         return 2
+    if any(r.stopped_by == "interrupted" for r in reports):
+        return INTERRUPTED
     return 1 if any(r.dead_ends or r.errors for r in reports) else 0
+
+
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 def add_explore(sub: SubParsers) -> None:
@@ -67,7 +79,8 @@ def add_explore(sub: SubParsers) -> None:
             "moves, or until the budget of --max-states tables runs out: the report says which), "
             "visiting each distinct table once. Prints the tables visited, the distinct endings (what resolved "
             "or fizzled, zones and unit states), dead ends and the longest chain. Exit status: 0 done, "
-            "1 a dead end or an engine error was found, 2 bad input."
+            "1 a dead end or an engine error was found, 2 bad input, 130 stopped by Ctrl-C (with the "
+            "report so far)."
         ),
     )
     p.add_argument("file", metavar="FILE", help=_("a scenario file (scenarios/, designs/)"))
@@ -111,6 +124,15 @@ def add_explore(sub: SubParsers) -> None:
             "python-statemachine itself; the reports are the same"
         ),
     )
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help=_(
+            "explore on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N for N local "
+            "workers (needs the dask extra: pip install 'fsm-timing-rules[dask]'); the same results as --jobs 1"
+        ),
+    )
+    p.add_argument("--quiet", action="store_true", help=_("show no progress while exploring"))
     p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     add_lang(p)
     p.set_defaults(func=_cmd_explore)

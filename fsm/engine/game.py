@@ -106,7 +106,18 @@ class Game:
         return self.steps.player(self.flow.role())
 
     def legal_moves(self) -> list[Move]:
-        return [m for m in candidates(self) if self.legality.problem(m) is None]
+        """Every move the rules allow now.  These very objects, applied to this table's content
+        (the same :attr:`fsm.table.model.Table.stamp`: this table or a copy of it, unwritten), are
+        played without checking them again; any other move, and any text, is checked in full."""
+        legal = [m for m in candidates(self) if self.legality.problem(m) is None]
+        # Kept on the table, so that its copies carry it (the list keeps the ids taken); it holds
+        # while the copy's stamp is this one, that is until the copy is written.
+        self.table.vetted = (self, self.table.stamp, {id(m) for m in legal}, legal)
+        return legal
+
+    def _vetted_here(self, move: Move) -> bool:
+        vetted = self.table.vetted
+        return vetted is not None and vetted[0] is self and vetted[1] is self.table.stamp and id(move) in vetted[2]
 
     def why_not(self, move: Move | str) -> Verdict:
         with using(self.lang):
@@ -129,10 +140,13 @@ class Game:
             return self._apply(move, atomic)
 
     def _apply(self, move: Move | str, atomic: bool) -> list[LogEntry]:
-        m = self._as_move(move)
-        problem = self.legality.problem(m)
-        if problem is not None:
-            raise RuleViolation(*problem)
+        if isinstance(move, Move) and self._vetted_here(move):
+            m = move  # produced by legal_moves() for this very content: its check stands
+        else:
+            m = self._as_move(move)
+            problem = self.legality.problem(m)
+            if problem is not None:
+                raise RuleViolation(*problem)
         snap = self.snapshot() if atomic else None
         start = len(self.log)
         try:

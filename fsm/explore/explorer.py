@@ -40,6 +40,7 @@ from fsm.engine.game import Game
 from fsm.errors import BadInput
 from fsm.explore.parallel import explore_parallel
 from fsm.explore.position import game_at
+from fsm.explore.progress import Progress, in_a_notebook
 from fsm.explore.report import Ending, Judge, Report, result_text
 from fsm.explore.search import Search
 from fsm.i18n import N_, _, display_width, language
@@ -65,6 +66,7 @@ def explore(
     position: str = "table",
     machines: str = "compiled",
     breadth_first: bool = False,
+    progress: Progress | None = None,
 ) -> Report:
     """Every legal line of play from the game's current table, up to ``depth`` moves.
 
@@ -81,7 +83,10 @@ def explore(
     as it was found.  With ``dedup=False`` every line is played out separately (a plain
     tree search; only useful to measure what deduplication saves).  ``machines`` says how the
     state machines run: ``"compiled"`` (their transition tables, :mod:`fsm.machines.compiled`) or
-    ``"statecharts"`` (python-statemachine itself); the reports are the same.
+    ``"statecharts"`` (python-statemachine itself); the reports are the same.  ``progress``
+    (:class:`fsm.explore.progress.Progress`) shows how far it has got while it works (in a
+    notebook, by default, a widget).  Ctrl-C
+    (``KeyboardInterrupt``) stops it with the report so far, marked ``stopped_by="interrupted"``.
     """
     if depth is not None and depth < 0:
         raise BadInput(_("depth must be 0 or more, not {depth}").format(depth=depth))
@@ -89,17 +94,20 @@ def explore(
         message = _("the budget (--max-states) must be 1 or more tables, not {count}")
         raise BadInput(message.format(count=max_states))
     began = time.perf_counter()
+    progress = progress if progress is not None else in_a_notebook()
     saved = game.snapshot()
     root = game.table.copy()
     report = Report(source, position, depth, dict(game.variants.changed()), budget=max_states, max_memory=max_memory)
     search = Search(
         game, Judge(game, root), report, root,
-        dedup=dedup, max_states=max_states, max_memory=max_memory, machines=machines,
+        dedup=dedup, max_states=max_states, max_memory=max_memory, machines=machines, progress=progress,
     )  # fmt: skip
     try:
         search.run(depth, breadth_first)
     finally:
         game.restore(saved)
+        if progress is not None:
+            progress.close()
     search.report.seconds = time.perf_counter() - began
     return search.report
 
@@ -115,23 +123,35 @@ def explore_file(
     max_memory: int | None = None,
     jobs: int = 1,
     machines: str = "compiled",
+    progress: Progress | None = None,
+    dask: str | None = None,
 ) -> Report:
     """Explore a scenario file from its start (before its moves) or its end (after them).
 
     ``jobs`` > 1 shares the work out to that many processes (:mod:`fsm.explore.parallel`): the same
     tables, moves and endings as one; lines are then played to their end (no ``depth``).
+    ``dask`` (a scheduler's address, or ``"local:N"``) runs it on a Dask cluster instead
+    (:mod:`fsm.explore.cluster`), with the same results.
     """
+    if (jobs != 1 or dask is not None) and (depth is not None or not dedup):
+        raise BadInput(_("--jobs splits lines that are played to their end, each table once: leave out --depth"))
+    progress = progress if progress is not None else in_a_notebook()
+    if dask is not None:
+        from fsm.explore.cluster import explore_on_dask
+
+        return explore_on_dask(
+            path, dask, position=position, variants=variants, max_states=max_states, machines=machines,
+            progress=progress,
+        )  # fmt: skip
     if jobs != 1:
-        if depth is not None or not dedup:
-            raise BadInput(_("--jobs splits lines that are played to their end, each table once: leave out --depth"))
         return explore_parallel(
             path, jobs, position=position, variants=variants, max_states=max_states, max_memory=max_memory,
-            machines=machines,
+            machines=machines, progress=progress,
         )  # fmt: skip
     game = game_at(path, position, variants or {})
     return explore(
         game, depth, dedup=dedup, max_states=max_states, max_memory=max_memory, source=str(path), position=position,
-        machines=machines,
+        machines=machines, progress=progress,
     )  # fmt: skip
 
 
@@ -267,13 +287,17 @@ def compare(
     max_memory: int | None = None,
     jobs: int = 1,
     machines: str = "compiled",
+    progress: Progress | None = None,
+    dask: str | None = None,
 ) -> Comparison:
     """Explore a scenario twice: as it is (plus ``variants``), and with ``setting`` changed too."""
     bounds: dict[str, Any] = {
         "position": position, "depth": depth, "max_states": max_states, "max_memory": max_memory, "jobs": jobs,
-        "machines": machines,
+        "machines": machines, "progress": progress, "dask": dask,
     }  # fmt: skip
     base = explore_file(path, variants=variants, **bounds)
+    if base.stopped_by == "interrupted":  # Ctrl-C on the first side: the second is not started
+        raise KeyboardInterrupt
     other = explore_file(path, variants={**(variants or {}), **setting}, **bounds)
     return Comparison(dict(setting), base, other)
 
@@ -390,7 +414,8 @@ _POSITIONS = {"start": N_("start"), "end": N_("end"), "table": N_("table")}
 
 
 def _hint(report: Report) -> str:
-    return _(_HINT[report.cut_by]) if report.cut_by else ""
+    hint = _HINT.get(report.cut_by or "")
+    return _(hint) if hint else ""
 
 
 def _position(report: Report) -> str:

@@ -21,18 +21,19 @@ elsewhere they digest with BLAKE2 so that they agree on every table's digest.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from fsm.errors import BadInput
 from fsm.explore.position import game_at
+from fsm.explore.progress import Progress, Tally
 from fsm.explore.report import CUT_EXAMPLES, Ending, Judge, Line, Node, Report, moves_of
 from fsm.explore.search import Search, playing
-from fsm.explore.visited import Claims, Visits
+from fsm.explore.visited import Claims, DigestMap, Visits
 from fsm.i18n import _
 
 #: Unfinished tables handed out per job: more than one, so that a worker whose share
@@ -63,17 +64,25 @@ class Task:
     stable: bool = True  # BLAKE2 digests (False: hash(), for workers forked from the splitter)
 
 
-#: The digest table this machine's workers share (set in each local worker process).
+#: The digest table this machine's workers share, and their count of tables for the progress
+#: line (set in each local worker process).
 _claims: Claims | None = None
+_tally: Tally | None = None
 
 
-def _share(claims: Claims) -> None:
-    global _claims
-    _claims = claims
+def _share(claims: Claims, count: Any, stop: Any) -> None:
+    global _claims, _tally
+    _claims, _tally = claims, Tally(count, stop)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it ends the pool
 
 
-def run_task(task: Task) -> tuple[Visits, Report]:
-    """A worker: replay the task's moves, explore depth first, return what each table gave."""
+def run_task(task: Task) -> tuple[Visits, Report] | None:
+    """A worker: replay the task's moves, explore depth first, return what each table gave
+    (None: the exploration was interrupted before this task began)."""
+    if _tally is not None:
+        if _tally.stop.value:
+            return None
+        _tally.new_task()
     game = game_at(task.path, task.position, task.variants)
     root = game.table.copy()
     judge = Judge(game, root)
@@ -87,7 +96,7 @@ def run_task(task: Task) -> tuple[Visits, Report]:
     report = Report(task.path, task.position, None, {}, budget=task.max_states, max_memory=task.max_memory)
     search = Search(
         game, judge, report, game.table, line, max_states=task.max_states, max_memory=task.max_memory, record=True,
-        stable=task.stable, machines=task.machines, claims=_claims,
+        stable=task.stable, machines=task.machines, claims=_claims, progress=_tally,
     )  # fmt: skip
     if search.start_digest != task.digest:
         raise RuntimeError(f"replaying {' · '.join(task.moves)} did not reach the table the split saw")
@@ -106,12 +115,15 @@ def explore_parallel(
     max_memory: int | None = None,
     executor: Submitter | None = None,
     machines: str = "compiled",
+    progress: Progress | None = None,
 ) -> Report:
     """Explore a scenario file to the end of every line on ``jobs`` processes.
 
     The budget and the memory limit apply to each worker's share (a worker stopped by either
     leaves its report, and the merged one, partial).  ``executor`` runs the tasks elsewhere
-    (see :class:`Submitter`); by default a local process pool.
+    (see :class:`Submitter`); by default a local process pool.  Ctrl-C stops the pool's
+    workers, which send what they found (within :data:`STOP_WITHIN` seconds) before they are
+    ended; the report is what came, marked as interrupted.
     """
     if jobs < 1:
         raise BadInput(_("--jobs must be 1 or more, not {jobs}").format(jobs=jobs))
@@ -147,18 +159,78 @@ def explore_parallel(
     ]
     assert split.visits is not None
     parts: list[tuple[Visits, Report]] = [(split.visits, split.report)]
-    if tasks and executor is not None:
-        parts += [f.result() for f in [executor.submit(run_task, t) for t in tasks]]
-    elif tasks:
-        claims = Claims(context=context)
-        for d in split.seen:  # expanded by the split, or some task's own start: no worker's to take
-            claims.claim(d)
-        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_share, initargs=(claims,)) as pool:
-            parts += [f.result() for f in [pool.submit(run_task, t) for t in tasks]]
+    try:
+        if tasks and executor is not None:
+            parts += [f.result() for f in [executor.submit(run_task, t) for t in tasks]]
+        elif tasks:
+            _run_pool(tasks, jobs, context, split.seen, progress, split_report.states, parts)
+    except KeyboardInterrupt:
+        report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
+    finally:
+        if progress is not None:
+            progress.close()
     report.shares = len(tasks) or None
-    _merge(report, parts)
+    merge(report, parts)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def _run_pool(
+    tasks: list[Task],
+    jobs: int,
+    context: Any,
+    seen: DigestMap,
+    progress: Progress | None,
+    counted: int,
+    parts: list[tuple[Visits, Report]],
+) -> None:
+    """The tasks on a local process pool whose workers share claims and a count of tables;
+    each one's result is added to ``parts`` as it comes (so that Ctrl-C keeps those).
+
+    The pool is ended (its workers terminated) however this returns: done, a task's error
+    (raised here, the other tasks cancelled), or Ctrl-C, so that no worker is left behind."""
+    claims = Claims(context=context)
+    for d in seen:  # expanded by the split, or some task's own start: no worker's to take
+        claims.claim(d)
+    count, stop = context.Value("q", 0), context.Value("b", 0)
+    pool = context.Pool(jobs, initializer=_share, initargs=(claims, count, stop))
+    results = [pool.apply_async(run_task, (t,)) for t in tasks]
+    done = 0
+    try:
+        for result in results:
+            while not result.ready():
+                result.wait(0.2)  # short waits: Ctrl-C and the progress line are seen at once
+                if progress is not None:
+                    progress.tick(counted + count.value)
+            _keep(result.get(), parts)
+            done += 1
+    except KeyboardInterrupt:
+        stop.value = 1  # each worker ends its search at its next tick and sends what it found
+        _gather(results[done:], parts, time.monotonic() + STOP_WITHIN)
+        raise
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+#: Seconds the workers get, after Ctrl-C, to send what they found before they are terminated.
+STOP_WITHIN = 1.2
+
+
+def _keep(part: tuple[Visits, Report] | None, parts: list[tuple[Visits, Report]]) -> None:
+    if part is not None:  # None: a task the interruption came before
+        parts.append(part)
+
+
+def _gather(results: list[Any], parts: list[tuple[Visits, Report]], deadline: float) -> None:
+    """The results that come before ``deadline`` (a second Ctrl-C gives up at once)."""
+    try:
+        for result in results:
+            result.wait(max(deadline - time.monotonic(), 0))
+            if result.ready() and result.successful():
+                _keep(result.get(), parts)
+    except KeyboardInterrupt:
+        pass
 
 
 def _context() -> Any:
@@ -168,7 +240,7 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
-def _merge(report: Report, parts: list[tuple[Visits, Report]]) -> None:
+def merge(report: Report, parts: list[tuple[Visits, Report]]) -> None:
     """Count every table once, whichever part reached it; keep the shortest example lines."""
     visits = Visits()
     examples: dict[tuple[Any, ...], Ending] = {}
@@ -182,6 +254,7 @@ def _merge(report: Report, parts: list[tuple[Visits, Report]]) -> None:
         if part.stopped_by and not report.stopped_by:
             report.stopped_by, report.truncated = part.stopped_by, True
         report.cut += part.cut
+        report.expanded += part.expanded
         report.cut_lines += part.cut_lines[: CUT_EXAMPLES - len(report.cut_lines)]
     report.states = len(visits.moves)
     report.moves = sum(n for _d, n in visits.moves.items() if n > 0)

@@ -122,8 +122,11 @@ class Report:
     endings: dict[tuple[Any, ...], Ending] = field(default_factory=dict)
     seconds: float = 0.0
     truncated: bool = False  # stopped by the budget or the memory limit (see stopped_by)
-    stopped_by: str | None = None  # "budget" (max_states) or "memory" (max_memory), else None
+    stopped_by: str | None = None  # "budget" (max_states), "memory" (max_memory), "interrupted" (Ctrl-C), else None
     max_memory: int | None = None  # bytes
+    #: tables whose moves were played, over every worker: above the tables that did not end when
+    #: workers repeated one (or a depth bound explored one again)
+    expanded: int = 0
     shares: int | None = None  # with --jobs: the worker shares, each with the budget and memory limit
 
     @property
@@ -142,6 +145,8 @@ class Report:
         """The cut in words: ``"1,204 lines cut by the budget of 3,000 tables"``."""
         if self.complete:
             return _("complete: every line ended")
+        if self.cut_by == "interrupted":
+            return _("cut short by the interruption (Ctrl-C): a partial report")
         if self.cut_by == "budget" and self.shares:
             why = _("the budget of {budget:,} tables a share").format(budget=self.budget)
         elif self.cut_by == "budget":
@@ -194,6 +199,7 @@ class Report:
             "cut_by": self.cut_by,
             "max_memory": self.max_memory,
             "shares": self.shares,
+            "expanded": self.expanded,
             "cut_lines": [list(line) for line in self.cut_lines],
             "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
             "errors": [{"error": e, "line": list(line)} for e, line in self.errors],

@@ -14,13 +14,13 @@ whole level of tables (:meth:`Search.breadth_first`, kept to measure against).
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from fsm.engine.game import Game
 from fsm.errors import BadInput
+from fsm.explore.progress import Ticker, resident_bytes
 from fsm.explore.report import CUT_EXAMPLES, ENDED, Judge, Line, Node, Report, moves_of
 from fsm.explore.visited import Claims, DigestMap, Visits
 from fsm.i18n import _, language, using
@@ -56,12 +56,13 @@ class Search:
         stable: bool = False,
         machines: str = "compiled",
         claims: Claims | None = None,
+        progress: Ticker | None = None,
     ) -> None:
         if machines not in MACHINES:
             message = _("--machines must be one of {allowed}, not {value!r}")
             raise BadInput(message.format(allowed=", ".join(MACHINES), value=machines))
         self.game, self.judge, self.report, self.start, self.line = game, judge, report, start, line
-        self.machines, self.claims = machines, claims
+        self.machines, self.claims, self.progress = machines, claims, progress
         self.dedup, self.max_states, self.max_memory, self.stable = dedup, max_states, max_memory, stable
         self.log_length = len(game.log)
         self.visits: Visits | None = Visits() if record else None
@@ -83,8 +84,12 @@ class Search:
     def run(self, depth: int | None, breadth_first: bool = False) -> None:
         """Walk every line from the start (depth first, unless ``breadth_first`` with a bound)
         and fill the report."""
-        with playing(self.game, self.machines):
-            self._walk(depth, breadth_first)
+        try:
+            with playing(self.game, self.machines):
+                self._walk(depth, breadth_first)
+        except KeyboardInterrupt:  # Ctrl-C: what was seen so far is the report, marked as cut by it
+            self.report.stopped_by, self.report.truncated = "interrupted", True
+            self.report.cut = max(self.report.cut, 1)
 
     def _walk(self, depth: int | None, breadth_first: bool) -> None:
         report, start = self.report, self.start
@@ -117,7 +122,7 @@ class Search:
         for _level in range(depth):
             following: list[Node] = []
             for n, node in enumerate(frontier):
-                if self.must_stop():
+                if self.must_stop(_level):
                     return following + frontier[n:]  # never expanded: counted with the lines cut
                 following += list(self.children(*node))
             frontier = following
@@ -131,7 +136,7 @@ class Search:
         stack: list[tuple[Node, Iterator[Node]]] = []
         node: Node = (self.start, self.line, self.start_digest)
         while True:
-            if self.must_stop():  # the tables whose moves were not all tried are the lines cut
+            if self.must_stop(len(stack)):  # the tables whose moves were not all tried are the lines cut
                 return [n for n, _ in reversed(stack)] + [node]
             stack.append((node, self.children(*node)))
             while stack:
@@ -160,7 +165,7 @@ class Search:
         node: Node = (self.start, self.line, self.start_digest)
         level, again = 0, False
         while True:
-            if self.must_stop():  # the tables whose moves were not all tried are cut too
+            if self.must_stop(level):  # the tables whose moves were not all tried are cut too
                 self._count_cut(len(stack) + 1)
                 return
             stack.append((level, self._children(*node, level + 1, again)))
@@ -182,14 +187,16 @@ class Search:
         lines = [line for d, line in self.cut_examples.items() if depths.get(d) == self.bound]
         self.report.cut_lines = [moves_of(line) for line in lines[:CUT_EXAMPLES]]
 
-    def must_stop(self) -> bool:
+    def must_stop(self, depth: int | None = None) -> bool:
         report = self.report
+        if self.progress is not None and self.expanded % self.MEMORY_EVERY == 0:
+            self.progress.tick(report.states, depth)
         if self.max_states is not None and report.states >= self.max_states:
             report.stopped_by = "budget"
         elif (
             self.max_memory is not None
             and self.expanded % self.MEMORY_EVERY == 0
-            and _resident_bytes() >= self.max_memory
+            and resident_bytes() >= self.max_memory
         ):
             report.stopped_by = "memory"
         self.expanded += 1
@@ -210,6 +217,7 @@ class Search:
         was explored before."""
         game, report, depths, visits = self.game, self.report, self.depths, self.visits
         game.table = table
+        report.expanded += 1
         legal = game.legal_moves()
         if visits is not None:
             visits.moves[digest] = len(legal)
@@ -281,17 +289,6 @@ def playing(game: Game, machines: str = "compiled") -> Iterator[None]:
             yield
     finally:
         narration.quiet = quiet
-
-
-def _resident_bytes() -> int:
-    """The process's resident memory now (Linux), else its peak so far."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _record_ending(report: Report, judge: Judge, t: Table, line: Line) -> tuple[Any, ...]:

@@ -119,10 +119,13 @@ class OnTable:
         """Skills the unit has now: base + grants − used this battle (SC-2) − what a continuous
         【自動】 takes away for as long as it is in effect (AUTO-4)."""
         gained, lost = effects.lasting_skills(self.continuous_effects(unit))
-        total = unit.skills.base + unit.skills.granted + gained
-        total.subtract(unit.skills.consumed)
-        total.subtract(lost)
-        return +total
+        skills = unit.skills
+        # one plain dict, one Counter at the end (Counter arithmetic made four a call)
+        total = dict(skills.base)
+        for part, sign in ((skills.granted, 1), (gained, 1), (skills.consumed, -1), (lost, -1)):
+            for s, n in part.items():
+                total[s] = total.get(s, 0) + sign * n
+        return Counter({s: n for s, n in total.items() if n > 0})
 
     def acted(self, unit: Unit) -> bool:
         """行動完了: made so by acting or an effect, or held so by a continuous 【自動】 (AUTO-4)."""

@@ -40,8 +40,9 @@ class Recheck:
 
     def fizzles(self, board: Board, item: ChainItem) -> bool:
         """Does the item fizzle for this reason?  An item whose unit is gone from the table
-        altogether is not rechecked by unit conditions (nothing left to ask)."""
-        unit = board.table.units.get(item.unit or "")
+        altogether is not rechecked by unit conditions (nothing left to ask).  A recheck only
+        reads: the parts it looks at are not copied for the move (``SharedDict.look``)."""
+        unit = board.table.units.look(item.unit or "")
         return unit is not None and self.test(board, item, unit)
 
 
@@ -107,7 +108,7 @@ def _off_field(board: Board, item: ChainItem, unit: Unit) -> bool:
 )
 def _condition_unmet(board: Board, item: ChainItem, unit: Unit) -> bool:
     # SC-6: the card's condition, on top of what the unit's equips hold (EQ-1)
-    card = board.table.cards[item.source]
+    card = board.table.cards.look(item.source)
     return not can_pay(board.available(unit), [card.condition.needs, *board.equip_holds(unit)])
 
 
@@ -118,7 +119,7 @@ def _condition_unmet(board: Board, item: ChainItem, unit: Unit) -> bool:
     ("対象が不在", "target no longer in the battle"),
 )
 def _target_gone(board: Board, item: ChainItem, unit: Unit) -> bool:
-    target = board.table.units.get(item.target or "")
+    target = board.table.units.look(item.target or "")
     return target is not None and not board.in_battle(target)
 
 

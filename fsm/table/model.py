@@ -248,8 +248,14 @@ class Table:
 
     def __post_init__(self) -> None:
         self._lease = Lease()
+        self.stamp = object()  # this content's version: a copy shares it, writing() makes a new one
+        self.vetted: Any = None  # (game, stamp, ...) the moves the game found legal here (Game.legal_moves)
         for name in self.PARTS:
             setattr(self, name, SharedDict(self._lease, getattr(self, name)))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (or deep-copied) without the moves a game vetted here: they hold for this game only."""
+        return {k: v for k, v in self.__dict__.items() if k != "vetted"}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickled (or deep-copied): the parts come back under a lease of the table's own."""
@@ -267,7 +273,11 @@ class Table:
 
     @contextmanager
     def writing(self) -> Iterator[Table]:
-        """Inside, a part read through this table is its own to write (copied first if shared)."""
+        """Inside, a part read through this table is its own to write (copied first if shared).
+
+        Entering it gives the table a new :attr:`stamp`: a move vetted on the old content
+        (:meth:`fsm.engine.game.Game.legal_moves`) is checked again before it is played here."""
+        self.stamp = object()
         self._lease.writing += 1
         try:
             yield self

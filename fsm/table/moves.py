@@ -98,6 +98,13 @@ class Move:
     paying: tuple[str, ...] = ()  # activate: what pays its 代償's parts (COST-3), when the move names it
 
     def __str__(self) -> str:
+        text = self.__dict__.get("_text")
+        if text is None:  # written once: the engine, the log and the explorer's lines all ask for it
+            text = self._written()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def _written(self) -> str:
         v = self.verb
         body = {
             "pass": "pass",

@@ -177,6 +177,11 @@ class SharedDict(dict[str, P], Generic[P]):
             return [(k, self[k]) for k in self]
         return dict.items(self)
 
+    def look(self, key: str, default: Any = None) -> Any:
+        """The part as it is, never copied, even inside ``writing()``: for code that only reads it
+        (a recheck's guard), so that a move copies only what it may write."""
+        return dict.get(self, key, default)
+
     def peek(self) -> Iterator[P]:
         """The parts as they are, never copied (for fingerprints)."""
         return iter(dict.values(self))
@@ -353,7 +358,8 @@ def held_skills(pool: SkillPool, part: Shared) -> HeldSkills:
 
 
 def held_counter(pool: Mapping[str, int], part: Shared) -> HeldCounter:
-    out = HeldCounter(pool)
+    out = HeldCounter.__new__(HeldCounter)  # filled as a plain dict: Counter.update costs more, every unit copy
+    dict.update(out, pool)
     out._part = weakref.ref(part)
     return out
 

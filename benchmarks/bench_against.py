@@ -1,0 +1,118 @@
+"""(b) against another commit, in one run: library tables per CPU-second, this tree vs an anchor.
+
+    .venv/bin/python benchmarks/bench_against.py [--anchor main] [--this REV] [--rounds 3] [--json]
+
+The anchor's tree is taken with ``git archive`` into a temporary folder; each side explores
+every library file (scenarios and designs) to completion with the budget of row (b), in a fresh
+process of its own (loading each file untimed, as row (b) does), and the rounds alternate the
+sides (anchor, this, anchor, this ...) so that a busy neighbour slows both alike. The rate is
+tables per **CPU-second** of the exploring process (``time.process_time``), not per wall second:
+on a shared machine a side that waited for the CPU is not charged for the wait. Only the files
+complete on both sides count; their tables must be the same on both sides (checked). The load
+(``os.getloadavg``) is recorded before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+BUDGET = 10_000  # row (b)'s budget
+
+#: What one side runs: every library file, its tables and the CPU seconds of exploring it
+#: (complete files only).  Loading the file is not timed (a fixed cost per file), and one file is
+#: explored first, untimed, so that no side's first file pays for the lazy imports.
+CHILD = """
+import json, sys, time
+from pathlib import Path
+from fsm.explore.explorer import explore
+from fsm.explore.position import game_at
+repo = Path(sys.argv[1])
+files = sorted((repo / "scenarios").glob("*.yaml")) + sorted((repo / "designs").glob("*.yaml"))
+explore(game_at(files[0], "start", {}), max_states=int(sys.argv[2]))
+out = {}
+for path in files:
+    game = game_at(path, "start", {})
+    began = time.process_time()
+    r = explore(game, max_states=int(sys.argv[2]))
+    if r.complete:
+        out[str(path.relative_to(repo))] = [r.states, time.process_time() - began]
+print(json.dumps(out))
+"""
+
+
+def _tree(rev: str, into: Path) -> Path:
+    data = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _side(tree: Path) -> dict[str, list[float]]:
+    env = {**os.environ, "PYTHONPATH": str(tree), "FSM_LANG": "en"}
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(tree), str(BUDGET)], env=env, capture_output=True, text=True, check=True
+    )
+    return {k: v for k, v in json.loads(out.stdout).items()}
+
+
+def compare(anchor: str, rounds: int, this: str | None = None) -> dict[str, Any]:
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="fsm-anchor-") as tmp:
+        old = _tree(anchor, Path(tmp) / "anchor")
+        new = _tree(this, Path(tmp) / "this") if this else REPO
+        runs: dict[str, list[dict[str, list[float]]]] = {"anchor": [], "this": []}
+        for _ in range(rounds):
+            runs["anchor"].append(_side(old))
+            runs["this"].append(_side(new))
+    files = sorted(set.intersection(*(set(r) for side in runs.values() for r in side)))
+    same = all(len({r[f][0] for side in runs.values() for r in side}) == 1 for f in files)
+
+    def rate(r: dict[str, list[float]]) -> float:
+        return sum(r[f][0] for f in files) / sum(r[f][1] for f in files)
+
+    rates = {side: [rate(r) for r in rs] for side, rs in runs.items()}
+    rev = subprocess.run(["git", "rev-parse", "--short", anchor], cwd=REPO, capture_output=True, text=True).stdout
+    return {
+        "anchor": f"{anchor} ({rev.strip()})",
+        "this": this or "the working tree",
+        "files": len(files),
+        "tables": sum(runs["this"][0][f][0] for f in files),
+        "same_tables": same,
+        "anchor_per_cpu_s": [round(x) for x in rates["anchor"]],
+        "this_per_cpu_s": [round(x) for x in rates["this"]],
+        "ratio_of_medians": round(statistics.median(rates["this"]) / statistics.median(rates["anchor"]), 3),
+        "ratio_per_round": [round(t / a, 3) for a, t in zip(rates["anchor"], rates["this"], strict=True)],
+        "load_before": [round(x, 2) for x in load_before],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--anchor", default="main", help="the commit to measure against (default: main)")
+    p.add_argument("--this", help="a commit to measure instead of the working tree")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    result = compare(args.anchor, args.rounds, args.this)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:>18}: {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

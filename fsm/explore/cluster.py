@@ -1,0 +1,223 @@
+"""Exploring on a Dask cluster (``fsm explore --dask ADDRESS`` or ``--dask local:N``).
+
+How the workers share which tables are claimed, in a way that holds across machines: a
+*level-synchronous* search whose claims are partitioned by digest.  Each Dask worker holds one
+:class:`Share` (a Dask actor) with two roles:
+
+* it expands the tables of its frontier (all of one level of the search) and keeps their
+  children where they were made — tables never cross the network;
+* it *owns* the digests ``d % shares == index``: every child digest of the level is sent to
+  its owner, which grants it to the first share that asked (the order turns each level) and
+  refuses it to every other share, and forever after.
+
+Only 8-byte BLAKE2 digests travel (:meth:`fsm.explore.search.Search.digest` with ``stable``),
+through this process, twice a level; no table is expanded by two shares, and no share
+depends on memory shared with another, so it works the same on one machine or many.  A
+shared in-memory table (:class:`fsm.explore.visited.Claims`, what ``--jobs`` uses) needs one
+machine; per-table calls to an owner would cost a network round trip per table, more than
+expanding it.  The price: each level ends with everyone waiting for the slowest share, and a
+level of tables is held in memory (as breadth first does).
+
+A share's children that another share was granted are still *recorded* where they were made
+(their :class:`fsm.explore.visited.Visits`), so every share's visits merge into the counts of
+``--jobs 1`` exactly as ``--jobs`` does (:func:`fsm.explore.parallel.merge`).
+
+The actors carry the scenario's content (the file and the designer files its ``rules:`` names),
+not its path, so a worker on another machine, or in another directory, reads the same scenario.
+The first failure ends the run: no further level is started, the actors are released and the
+error is raised here.  Ctrl-C does the same, and returns the report so far.  Dask is imported
+only here, and only when asked for (``pip install 'fsm-timing-rules[dask]'``).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fsm.errors import BadInput
+from fsm.explore.parallel import merge
+from fsm.explore.position import game_at
+from fsm.explore.progress import Progress
+from fsm.explore.report import Judge, Node, Report
+from fsm.explore.search import Search, playing
+from fsm.explore.visited import DigestMap, Visits
+from fsm.i18n import _
+
+#: A scenario as it travels: its file's name → text, with the designer files it names beside it.
+Bundle = dict[str, str]
+
+
+def bundle(path: str | Path) -> tuple[Bundle, str]:
+    """The scenario file and the ``rules:`` files it names (relative to it), and the scenario's name."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+    except (OSError, yaml.YAMLError):
+        game_at(p, "start", {})  # the reader's own message, with file:line
+        raise
+    out = {p.name: text}
+    rules = data.get("rules") if isinstance(data, Mapping) else None
+    for name in [rules] if isinstance(rules, str) else rules or []:
+        if isinstance(name, str) and (p.parent / name).is_file():
+            out[name] = (p.parent / name).read_text(encoding="utf-8")
+    return out, p.name
+
+
+class Share:
+    """One worker's part (a Dask actor): its frontier, its children of the level, and the claims it owns."""
+
+    def __init__(
+        self, files: Bundle, name: str, position: str, variants: dict[str, Any], machines: str, index: int, count: int
+    ) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="fsm-share-")
+        for rel, text in files.items():
+            target = Path(self.folder.name) / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        self.game = game_at(Path(self.folder.name) / name, position, variants)
+        root = self.game.table.copy()
+        self.report = Report(name, position, None, {})
+        self.search = Search(self.game, Judge(self.game, root), self.report, root, record=True, stable=True)
+        self.machines, self.index, self.count = machines, index, count
+        self.owned = DigestMap()  # the digests of this share's partition that some share was granted
+        self.frontier: list[Node] = []
+        self.pending: list[Node] = []
+        if index == 0:  # the start is share 0's to offer
+            self.search.visited(root, None, self.search.start_digest)
+            self.pending = [] if self.search.judge.ended(root) else [(root, None, self.search.start_digest)]
+
+    def expand(self) -> list[list[int]]:
+        """Play every move of the frontier's tables; the new children's digests, by owner."""
+        with playing(self.game, self.machines):
+            for node in self.frontier:
+                self.pending += self.search.children(*node)
+        self.frontier = []
+        return self.offers()
+
+    def offers(self) -> list[list[int]]:
+        out: list[list[int]] = [[] for _ in range(self.count)]
+        for _table, _line, digest in self.pending:
+            out[digest % self.count].append(digest)
+        return out
+
+    def claim(self, asked: list[list[int]]) -> list[list[int]]:
+        """As the owner: for each share's list of digests, those granted to it (new ones, first come)."""
+        return [[d for d in digests if self.owned.add(d)] for digests in asked]
+
+    def keep(self, granted: list[int]) -> int:
+        """The children granted to this share are its next frontier; the others are left to their owner's grantee."""
+        mine = set(granted)
+        self.frontier = [node for node in self.pending if node[2] in mine]
+        self.pending = []
+        return len(self.frontier)
+
+    def result(self) -> tuple[Visits, Report]:
+        assert self.search.visits is not None
+        return self.search.visits, self.report
+
+
+def explore_on_dask(
+    path: str | Path,
+    address: str,
+    *,
+    position: str = "start",
+    variants: Mapping[str, Any] | None = None,
+    max_states: int | None = None,
+    machines: str = "compiled",
+    progress: Progress | None = None,
+) -> Report:
+    """Explore a scenario file to the end of every line on a Dask cluster (``local:N``: a new
+    ``LocalCluster`` of N single-threaded worker processes).  The budget counts the tables the
+    shares were granted, all shares together."""
+    began = time.perf_counter()
+    game = game_at(path, position, variants or {})  # bad input is said here, before any cluster starts
+    report = Report(str(path), position, None, dict(game.variants.changed()), budget=max_states)
+    files, name = bundle(path)
+    client, cluster = _connect(address)
+    try:
+        workers = sorted(client.scheduler_info()["workers"])
+        count = len(workers)
+        futures = [
+            client.submit(
+                Share,
+                files,
+                name,
+                position,
+                dict(variants or {}),
+                machines,
+                i,
+                count,
+                actor=True,
+                workers=[w],
+                pure=False,
+            )  # fmt: skip
+            for i, w in enumerate(workers)
+        ]
+        shares = [f.result() for f in futures]
+        merge(report, _levels(shares, report, max_states, progress))
+    finally:
+        if progress is not None:
+            progress.close()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    report.shares = None
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _levels(
+    shares: list[Any], report: Report, max_states: int | None, progress: Progress | None
+) -> list[tuple[Visits, Report]]:
+    """Level after level until no share has a table left (or the budget, or Ctrl-C)."""
+    count, level, granted_total = len(shares), 0, 0
+    offers = [s.offers().result() for s in shares]
+    try:
+        while True:
+            turn = [(level + k) % count for k in range(count)]  # who asks first turns each level
+            answers = [shares[o].claim([offers[s][o] for s in turn]) for o in range(count)]  # every owner at once
+            granted: list[list[int]] = [[] for _ in range(count)]
+            for answer in answers:
+                for s, digests in zip(turn, answer.result(), strict=True):
+                    granted[s] += digests
+            sizes = [f.result() for f in [shares[s].keep(granted[s]) for s in range(count)]]
+            granted_total += sum(sizes)
+            if progress is not None:
+                progress.tick(granted_total, level)
+            if not any(sizes):
+                break
+            if max_states is not None and granted_total >= max_states:
+                report.stopped_by, report.truncated, report.cut = "budget", True, sum(sizes)
+                break
+            offers = [f.result() for f in [s.expand() for s in shares]]
+            level += 1
+    except KeyboardInterrupt:
+        report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
+    return [s.result().result() for s in shares]
+
+
+def _connect(address: str) -> tuple[Any, Any]:
+    """A Dask client for ``address`` (and the ``LocalCluster`` made for ``local:N``, else None)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise BadInput(_("--dask needs Dask: pip install 'fsm-timing-rules[dask]'")) from None
+    if not address.startswith("local:"):
+        try:
+            return Client(address, timeout=10), None
+        except OSError as err:
+            message = _("cannot reach the Dask scheduler at {address}: {error}")
+            raise BadInput(message.format(address=address, error=err)) from None
+    n = address.removeprefix("local:")
+    if not n.isdigit() or int(n) < 1:
+        raise BadInput(_("--dask local:N takes a number of workers of 1 or more, not {value!r}").format(value=address))
+    cluster = LocalCluster(
+        n_workers=int(n), threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )  # fmt: skip
+    return Client(cluster), cluster

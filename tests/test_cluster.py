@@ -1,0 +1,79 @@
+"""Exploring on a Dask cluster (fsm/explore/cluster.py, issue 26): a real ``LocalCluster``, the
+results of ``--jobs 1``, no table expanded twice, and tasks that carry the scenario, not its path."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fsm.errors import BadInput
+from fsm.explore.explorer import explore_file
+from fsm.explore.report import Report
+
+distributed = pytest.importorskip("distributed", reason="Dask is installed by the test extra (fsm[dask])")
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A LocalCluster of two single-threaded worker processes, on 127.0.0.1."""
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def _same(one: Report, other: Report) -> None:
+    assert one.complete and other.complete
+    for attr in ("states", "moves", "revisits", "ended", "longest_chain", "cut"):
+        assert getattr(one, attr) == getattr(other, attr), attr
+    assert {k: e.tables for k, e in one.endings.items()} == {k: e.tables for k, e in other.endings.items()}
+    assert sorted(one.dead_ends) == sorted(other.dead_ends) and sorted(one.errors) == sorted(other.errors)
+
+
+@pytest.mark.parametrize("name", ["scenarios/nb_sync_fizzle.yaml", "scenarios/action_fizzles_after_counter.yaml"])
+def test_dask_on_a_local_cluster_gives_the_results_of_jobs_1_expanding_no_table_twice(
+    scheduler: str, name: str
+) -> None:
+    """Same tables, moves, endings as one process; the shares' claims by digest keep the tables
+    expanded (over every worker) within 1.05x of the distinct ones one process expands."""
+    one = explore_file(REPO / name)
+    on_dask = explore_file(REPO / name, dask=scheduler)
+    _same(one, on_dask)
+    assert one.expanded > 10
+    assert on_dask.expanded <= 1.05 * one.expanded, (on_dask.expanded, one.expanded)
+
+
+def test_dask_local_n_starts_its_own_cluster_and_reads_a_designers_rules_from_the_task() -> None:
+    """`--dask local:2`, on a design whose `rules:` names a file beside it: the task carries both."""
+    path = REPO / "designs/rest.yaml"
+    _same(explore_file(path), explore_file(path, dask="local:2"))
+
+
+def test_a_share_needs_the_scenarios_content_not_its_path(tmp_path: Path) -> None:
+    """The files travel inside the task: a share built from them works after they are gone."""
+    from fsm.explore.cluster import Share, bundle
+
+    for name in ("rest.yaml", "rest.toml"):
+        shutil.copy(REPO / "designs" / name, tmp_path / name)
+    files, name = bundle(tmp_path / "rest.yaml")
+    assert set(files) == {"rest.yaml", "rest.toml"}
+    shutil.rmtree(tmp_path)
+    share = Share(files, name, "start", {}, "compiled", 0, 1)
+    granted = share.claim(share.offers())
+    assert share.keep(granted[0]) == 1  # the start, granted by its owner (the only share)
+    assert share.claim(share.expand()) and share.report.states > 1
+
+
+def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
+    with pytest.raises(BadInput, match="local:N takes a number of workers"):
+        explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask="local:none")
+    with pytest.raises(BadInput, match="leave out --depth"):
+        explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask="local:2", depth=3)

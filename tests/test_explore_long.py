@@ -1,0 +1,183 @@
+"""Long explorations as a designer runs them (issue 26): a progress line while the work goes on,
+``--quiet`` without it, and Ctrl-C that stops every process within 2 s with the report so far."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+#: Long enough on any machine that the interruption comes while it works (18 s alone on one core).
+LONG = "scenarios/counter_of_counter_of_counter.yaml"
+ENV = {**os.environ, "FSM_LANG": "en", "PYTHONPATH": str(REPO), "COLUMNS": "120"}
+
+
+def _explore(*args: str, **kw: object) -> subprocess.Popen[str]:
+    cmd = [sys.executable, "-m", "fsm", "explore", LONG, *args]
+    return subprocess.Popen(cmd, cwd=REPO, env=ENV, text=True, **kw)  # type: ignore[call-overload, no-any-return]
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def test_ctrl_c_stops_jobs_2_within_2_s_with_a_partial_report_and_no_worker_left() -> None:
+    """SIGINT to `fsm explore --jobs 2`: exit 130 within 2 s, the report so far (marked as cut by
+    the interruption), no traceback, and neither worker process still running."""
+    proc = _explore("--jobs", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline:  # the pool is up: the split is done
+        time.sleep(0.2)
+        workers = _children(proc.pid)
+    assert len(workers) >= 2, "the pool's workers never started"
+    time.sleep(1.5)  # the workers are exploring
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    took = time.monotonic() - sent
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert took <= 2.0, f"{took:.2f} s after Ctrl-C"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "cut short by the interruption (Ctrl-C): a partial report" in out, out
+    states = int(out.split("states visited")[1].split()[0].replace(",", ""))
+    assert states > 100, out  # what the workers found before the interruption is in the report
+    assert [w for w in workers if _alive(w)] == []
+
+
+def test_ctrl_c_on_one_process_prints_the_partial_report_not_a_traceback() -> None:
+    proc = _explore("--quiet", "--json", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    import json
+
+    report = json.loads(out)
+    assert report["cut_by"] == "interrupted" and report["truncated"] and not report["complete"]
+    assert report["states"] > 10
+
+
+def _on_a_pty(*args: str, seconds: float) -> str:
+    """What `fsm explore` writes on a pseudo-terminal in its first ``seconds``, then Ctrl-C."""
+    main, secondary = pty.openpty()
+    proc = _explore(*args, stdin=secondary, stdout=secondary, stderr=secondary)
+    os.close(secondary)
+    seen = b""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _w, _x = select.select([main], [], [], 0.1)
+        if ready:
+            try:
+                seen += os.read(main, 65536)
+            except OSError:
+                break
+    proc.send_signal(signal.SIGINT)
+    try:
+        while select.select([main], [], [], 5)[0]:
+            chunk = os.read(main, 65536)
+            if not chunk:
+                break
+            seen += chunk
+    except OSError:  # the other side closed: the process has ended
+        pass
+    proc.wait(timeout=30)
+    os.close(main)
+    assert proc.returncode == 130
+    return seen.decode("utf-8", "replace")
+
+
+def test_progress_on_a_terminal_is_one_live_line_with_tables_rate_depth_memory_time() -> None:
+    text = _on_a_pty(seconds=4.5)
+    live = [chunk for chunk in text.split("\r") if " tables · " in chunk]
+    assert live, text[:2000]
+    line = live[-1]
+    for part in ("/s", "depth", "MB", " s"):
+        assert part in line, line
+    assert "\x1b[" in text  # redrawn in place (rich's cursor movements), not printed line after line
+    assert "cut short by the interruption" in text
+
+
+def test_quiet_shows_no_progress_on_a_terminal() -> None:
+    text = _on_a_pty("--quiet", seconds=4.5)
+    assert " tables · " not in text
+    assert "cut short by the interruption" in text  # the report still comes
+
+
+def test_progress_off_a_terminal_is_a_log_line_every_few_seconds() -> None:
+    proc = _explore("--jobs", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(8)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=30)
+    lines = [line for line in err.splitlines() if line.startswith("fsm: ") and " tables · " in line]
+    assert 1 <= len(lines) <= 3, err  # from 2 s on, one every 5 s
+    assert "\x1b[" not in err  # plain text for a log
+    counts = [int(line.split()[1].replace(",", "")) for line in lines]
+    assert counts == sorted(counts) and counts[-1] > 0
+
+
+@pytest.mark.notebooks
+def test_progress_in_a_notebook_is_a_widget() -> None:
+    """In a Jupyter kernel the explorer shows its progress as rich's live widget, by itself."""
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "from fsm.explore.explorer import explore_file\n"
+            f"report = explore_file({LONG!r}, max_states=5000)\n"
+            "print('states', report.states, 'seconds', report.seconds)"
+        )
+    ]
+    specs = KernelSpecManager(kernel_dirs=[str(Path(sys.prefix) / "share" / "jupyter" / "kernels")])
+    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+    client = NotebookClient(nb, km=km, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(REPO)}})
+    try:
+        client.execute()
+    finally:
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+    outputs = nb.cells[0].outputs
+    text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    seconds = float(text.split("seconds")[1].split()[0])
+    assert seconds > 2.5, f"too quick to show progress ({seconds:.1f} s): raise max_states"
+    widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert widgets, outputs
+
+
+def test_a_workers_count_only_grows_from_one_task_to_the_next() -> None:
+    """A pool worker runs task after task; each task's search counts its tables from 0, and the
+    shared count the progress line shows must add them, never fall back (it did: 2,304 then 88)."""
+    import multiprocessing
+
+    from fsm.explore.progress import Tally
+
+    shared, stop = multiprocessing.Value("q", 0), multiprocessing.Value("b", 0)
+    tally = Tally(shared, stop)
+    seen = []
+    for task_tables in ([10, 500, 2304], [40, 88]):
+        tally.new_task()
+        for n in task_tables:
+            tally.tick(n)
+            seen.append(shared.value)
+    assert seen == sorted(seen) and seen[-1] == 2304 + 88
