@@ -25,15 +25,22 @@ Drawing = dict[str, Any]
 
 
 @lru_cache(maxsize=256)
-def _drawing(machine: type[StateChart], lang: Lang, folded_by: tuple[str, ...]) -> tuple[str, Drawing]:
-    dot, edges = live_drawing(machine, lang, folded_by)
+def _drawing(machine: type[StateChart], lang: Lang, unfolded: tuple[str, ...]) -> tuple[str, Drawing]:
+    dot, edges = live_drawing(machine, lang, unfolded)
     key = hashlib.sha1(dot.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
     return key, {"dot": dot, "edges": edges, "edge_size": SCREEN_SIZES.edge}
 
 
+@lru_cache(maxsize=64)
+def _compound(machine: type[StateChart]) -> frozenset[str]:
+    return frozenset(s.id for s in machine.states_map.values() if s.states)
+
+
 def drawing(view: View) -> tuple[str, Drawing]:
-    """The key and the drawing of ``view``'s machine (its active states choose only what is folded)."""
-    return _drawing(view.machine, view.lang, view.active)
+    """The key and the drawing of ``view``'s machine: its active states choose only which compound
+    states are unfolded, so every view of one machine in one phase shares a single drawing."""
+    unfolded = tuple(sorted(_compound(view.machine) & set(view.active)))
+    return _drawing(view.machine, view.lang, unfolded)
 
 
 def highlight(view: View) -> dict[str, Any]:
