@@ -320,9 +320,8 @@ class StepThrough:
             s.pos += 1
             self.points[self._at] = _Point(self.points[self._at].snapshot, s.pos, s.off)
             first = next(i for i, f in enumerate(self.frames) if f.move == self._at and f.decision)
-            message = self.try_move(step.text)
+            self.try_move(step.text)  # the refusal the script expects, shown with the move typed in
             self._send_from(first, why=(self.why_html, None), typed=step.text)
-            del message
             return
         self.play(step.text)
 
@@ -412,7 +411,10 @@ class StepThrough:
             return
         point = int(content.get("point", self._at))
         if 0 <= point < len(self.points):
-            self._forget_after(point) if point < len(self.points) - 1 else self._stand_at(point)
+            if point < len(self.points) - 1:  # the page undid moves: their future is gone
+                self._forget_after(point)
+            else:
+                self._stand_at(point)
             self.cursor = next(i for i, f in enumerate(self.frames) if f.move == point and f.decision)
         if kind == "play":
             self.play(str(content.get("move", "")))
