@@ -31,17 +31,20 @@ echo "The command line: .venv/bin/fsm --help (or 'source .venv/bin/activate', th
 
 extra=()
 notebooks=notebooks
+# Our own defaults for JupyterLab's settings, in a settings folder of our own (what a user picks in
+# Settings wins): no news pop-up over the diagrams, and for --lang ja the menus in Japanese (the
+# translation plugin's locale; its words come from the language pack).
+settings=.venv/share/jupyter/lab/settings-fsm-$lang
+mkdir -p "$settings"
+news='"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}'
 if [[ "$lang" == ja ]]; then
-  # JupyterLab's own words come from its language pack; the locale is set as the default of the
-  # translation plugin in a settings folder of our own (a language picked later in
-  # Settings › Language is the user's and wins).
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[ja]'
-  settings=.venv/share/jupyter/lab/settings-ja
-  mkdir -p "$settings"
-  printf '%s\n' '{"@jupyterlab/translation-extension:plugin": {"locale": "ja_JP"}}' >"$settings/overrides.json"
-  extra+=(--LabApp.app_settings_dir="$PWD/$settings")
+  printf '{%s, %s}\n' "$news" '"@jupyterlab/translation-extension:plugin": {"locale": "ja_JP"}' >"$settings/overrides.json"
   notebooks=notebooks/ja
+else
+  printf '{%s}\n' "$news" >"$settings/overrides.json"
 fi
+extra+=(--LabApp.app_settings_dir="$PWD/$settings" --LabApp.news_url=None)
 
 echo "Starting JupyterLab on 127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL printed below."
 # JupyterLab will not start as root without --allow-root (containers, CI); it still listens on 127.0.0.1 only.

@@ -5,7 +5,10 @@
 #   scripts/setup.sh docs   the same (the site needs Graphviz and the Japanese font too)
 #   scripts/setup.sh test   the same, plus Chromium for the browser tests
 #
-# System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, and for
+# The step-through's front end is bundled by npm (package-lock.json: @viz-js/viz, esbuild) into
+# fsm/notebook/static/; `npm ci` runs only when the lock changed, the bundle is rebuilt every time.
+#
+# System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, nodejs and npm, and for
 # `test` chromium and poppler-utils; python3/python3-venv when no usable Python 3.11+
 # venv exists.
 # As root they are installed with apt-get; otherwise the exact command is printed.
@@ -41,6 +44,8 @@ find_python() {
 missing=()
 
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 # grep without -q reads all input, so fc-list never gets SIGPIPE under pipefail.
 if ! { command -v fc-list >/dev/null 2>&1 && fc-list 2>/dev/null | grep -i ipaex >/dev/null; }; then
@@ -128,5 +133,14 @@ sys.exit(any(u.find_spec(m) is None for m in $need))" >/dev/null 2>&1; then
 else
   log ".venv is up to date"
 fi
+
+# --- the step-through's front end (an anywidget module with Graphviz in WebAssembly) ---------
+lock="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [[ "$lock" != "$(cat node_modules/.fsm-lock-stamp 2>/dev/null || true)" ]]; then
+  log "installing the front end's npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock" >node_modules/.fsm-lock-stamp
+fi
+npm run --silent build
 
 log "ready ($mode)"

@@ -29,6 +29,9 @@ echo "== lint-imports (the layers import only downwards: pyproject.toml [tool.im
 echo "== mypy"
 .venv/bin/mypy || status=1
 
+echo "== node --test (the step-through's front end: fsm/notebook/front/)"
+node --test tests/js/ || status=1
+
 echo "== pytest"
 .venv/bin/python -m pytest "$@" || status=1
 

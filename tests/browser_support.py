@@ -177,11 +177,17 @@ def start_lab(workdir: Path, timeout: float = 90.0, locale: str = "") -> Lab:
 UI_WORDS = {"en": ("Run", "Run All Cells", "Idle"), "ja": ("実行", "すべてのセルを実行", "アイドル")}
 
 
-def run_all(browser: Any, lab: Lab, notebook: str, viewport: dict[str, int] | None = None, ui: str = "en") -> Any:
-    """Open ``notebook`` in a fresh workspace of a new page, wait for its kernel, and Run All Cells."""
+def run_all(
+    browser: Any, lab: Lab, notebook: str, viewport: dict[str, int] | None = None, ui: str = "en", watch: Any = None
+) -> Any:
+    """Open ``notebook`` in a fresh workspace of a new page, wait for its kernel, and Run All Cells.
+
+    ``watch(page)`` is called before the page loads (e.g. to listen to its websockets)."""
     run, run_all_cells, idle = UI_WORDS[ui]
     page = browser.new_page(viewport=viewport or SMALL)
     page.set_default_timeout(60_000)
+    if watch is not None:
+        watch(page)
     page.goto(lab.page(notebook, workspace=secrets.token_hex(4)))
     page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
     # the kernel must be connected before Run All, or JupyterLab asks which kernel to start

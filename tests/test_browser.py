@@ -274,19 +274,22 @@ def test_sc_6_the_chain_unwinds_link_by_link_with_the_failing_recheck_highlighte
                     failed = step.locator(".fsm-log-latest .fsm-failed")
                     _wait("the failed condition in the log", lambda: failed.count() > 0, 30, lab)  # noqa: B023
                     assert "condition can no longer be met" in failed.first.inner_text()
-                    red = step.locator(".fsm-diagram svg text", has_text="条件を満たせない")
+                    red = step.locator(
+                        ".fsm-diagram svg text.fsm-g-applied", has_text="条件を満たせない"
+                    )  # the fizzle reason ●
                     _wait("the procedure diagram", lambda: red.count() > 0, 30, lab)  # noqa: B023
-                    assert red.count() and any(
-                        (red.nth(i).get_attribute("fill") or "").lower() == "#b91c1c" for i in range(red.count())
-                    ), "the failing recheck condition is not drawn in red on the procedure"
-                    taken = step.locator(".fsm-diagram svg path[stroke='#b45309'][stroke-width='3.5']")
+                    fill = red.first.evaluate("t => getComputedStyle(t).fill")
+                    assert fill == "rgb(185, 28, 28)", f"the failing recheck condition is not red: {fill}"
+                    taken = step.locator(".fsm-diagram svg g.edge.fsm-taken > path")
                     assert taken.count(), "the fizzle edge just taken is not highlighted"
+                    width = taken.first.evaluate("p => getComputedStyle(p).strokeWidth")
+                    assert width == "3.5px", width
                     step.evaluate("e => e.scrollIntoView({block: 'start'})")
                     page.screenshot(path=str(ARTIFACTS / "unwinding-fizzle.png"))
             assert outcomes == ["#3 発動 resolves", "#2 不発 fizzles", "#1 発動 resolves"], outcomes
             assert "B to decide" in step.locator(".fsm-header").inner_text()
             # the timeline steps back with ← once its handle has focus
-            step.locator(".fsm-timeline .noUi-handle").first.focus()
+            step.locator(".fsm-timeline").first.focus()
             _changes(step, lambda: page.keyboard.press("ArrowLeft"), lab)
             assert "replaying" in step.locator(".fsm-header").inner_text()
         finally:
@@ -323,5 +326,112 @@ def test_a_saved_notebook_reopens_without_widget_errors_and_stays_as_committed(c
             page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=90_000)
             time.sleep(2)  # let any output (there should be none) try to render
             assert page.get_by_text("Error displaying widget").count() == 0
+        finally:
+            browser.close()
+
+
+# ---------------------------------------------------------------- the diagram: readable, followed, unwound in the page
+
+#: (notebook, what its first step-through's header says while a move is replayed)
+UNWINDING = [
+    ("01_ability_kinds.ipynb", "replaying"),
+    ("03_counter_chain.ipynb", "replaying"),
+    ("ja/01_ability_kinds.ipynb", "再生"),
+    ("ja/03_counter_chain.ipynb", "再生"),
+]
+
+#: The smallest text of the diagram in CSS pixels: computed font size × the SVG's scale × the zoom.
+SMALLEST_TEXT_JS = """
+box => {
+  const svg = box.querySelector('svg');
+  const zoom = Number(box.dataset.scale);
+  const unit = svg.getBoundingClientRect().width / zoom / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize));
+  return Math.min(...sizes) * unit * zoom;
+}
+"""
+
+
+def _box(locator) -> dict[str, float]:  # noqa: ANN001 - a Playwright Locator
+    """An element's box as the page lays it out (the rectangle of an SVG group's shapes)."""
+    return dict(
+        locator.evaluate(
+            "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height} }"
+        )
+    )
+
+
+def _inside(inner: dict[str, float] | None, outer: dict[str, float] | None) -> bool:
+    assert inner is not None and outer is not None
+    return (
+        inner["x"] >= outer["x"] - 1
+        and inner["y"] >= outer["y"] - 1
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
+    )
+
+
+@pytest.mark.parametrize(("notebook", "replaying"), UNWINDING)
+def test_act6_a_chain_unwinds_link_by_link_in_the_page_readable_and_in_view(
+    chromium: str, lab: Lab, notebook: str, replaying: str
+) -> None:
+    """ACT-6 / TIM-CTR-3 at 1366×768: the first step-through's script ends in an unwinding; each **step**
+    shows the next link with no kernel message, the failing recheck is marked red on the procedure, the
+    current state's box lies inside the diagram at the default zoom, at 100 % and at 200 %, and the
+    default zoom draws no text under 11 px."""
+    from playwright.sync_api import sync_playwright
+
+    sent: list[str] = []
+
+    def watch(page) -> None:  # noqa: ANN001 - a Playwright Page
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / f"unwinding-{notebook.replace('/', '-').removesuffix('.ipynb')}.png"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = run_all(browser, lab, notebook, SMALL, watch=watch)
+            page.wait_for_selector(f"{PANEL} .fsm-step .fsm-diagram svg", timeout=120_000)
+            step = page.locator(f"{PANEL} .fsm-step").first
+            step.evaluate("e => e.scrollIntoView({block: 'start'})")
+            box = step.locator(".fsm-diagram")
+            _wait("the diagram", lambda: box.locator("svg").count() > 0, 60, lab)
+            smallest = box.evaluate(SMALLEST_TEXT_JS)
+            assert smallest >= 11, f"the default zoom draws text at {smallest:.1f} px"
+            for _ in range(12):  # the script, up to the move that unwinds the chain
+                if replaying in step.locator(".fsm-header").inner_text():
+                    break
+                _changes(step, lambda: step.locator(".fsm-script-next").click(), lab)
+            assert replaying in step.locator(".fsm-header").inner_text()
+            failed_seen = False
+            while step.locator(".fsm-step-next").is_enabled():
+                before = len(sent)
+                _changes(step, lambda: step.locator(".fsm-step-next").click(), lab)
+                time.sleep(0.1)
+                comms = [m for m in sent[before:] if "comm_msg" in m]
+                assert not comms, f"a step sent {len(comms)} kernel message(s)"
+                marked = box.locator("text.fsm-g-failed, text.fsm-g-applied")
+                if marked.count():
+                    failed_seen = True
+                    assert marked.first.evaluate("t => getComputedStyle(t).fill") == "rgb(185, 28, 28)"
+                    assert step.locator(".fsm-log-latest .fsm-failed").count(), "the log does not mark the failure"
+                    page.screenshot(path=str(shot))
+                current = box.locator("g.node.fsm-on").first
+                if current.count():
+                    assert _inside(_box(current), _box(box)), "the current state is out of view"
+            assert failed_seen, "no failing recheck was marked on the procedure"
+            step.locator(".fsm-view-flow").click()  # the game flow: the largest drawing
+            for zoom in ("1", "2"):
+                step.locator(".fsm-zoom").select_option(zoom)
+                current = box.locator("g.node.fsm-on").first
+                _wait("the zoom", lambda z=zoom: box.get_attribute("data-scale") == z, 10, lab)
+                _wait(
+                    f"the current state in view at {zoom}",
+                    lambda c=current: _inside(_box(c), _box(box)),
+                    5,
+                    lab,
+                )
+                page.screenshot(path=str(shot.with_name(f"{shot.stem}-zoom-{zoom}.png")))
         finally:
             browser.close()

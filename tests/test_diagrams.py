@@ -362,7 +362,7 @@ def test_tim_ctr2_live_svg_follows_a_counter_chain() -> None:
     assert "深さ depth 2" in busy
     assert "【スキル】" in busy and "skill card procedure" in busy
     for state in ("counter_window", "priority_opponent", "normal_timing"):
-        node = re.search(rf'<g id="p\d+_node\d+" class="node">\s*<title>{state}</title>.*?</g>', busy, re.S)
+        node = re.search(rf'<g id="p\d+_[^"]+" class="node">\s*<title>{state}</title>.*?</g>', busy, re.S)
         assert node and ACTIVE_FILL in node.group(), state
     game.apply("A: pass")
     game.apply("B: pass")

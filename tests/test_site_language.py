@@ -55,16 +55,17 @@ def test_the_ja_site_names_scenarios_and_states_in_japanese(site: Path) -> None:
 
 
 def _every_frame(step: StepThrough) -> list[str]:
-    """What the step-through shows at each frame of its script, with its folded panels open."""
-    seen: list[str] = []
-    for panel in range(2):
-        step.more.selected_index = panel
-        seen += step_through_text(step)
-    for _ in range(200):
-        button = step.script_button if step.step_button.disabled else step.step_button
-        if button.disabled:
-            break
-        button.click()
+    """What the step-through shows at each frame, from its start to its script's end: each link
+    step of an unwinding, then the script's next move."""
+    seen = step_through_text(step)
+    for _ in range(300):
+        if step.cursor < len(step.frames) - 1:
+            step.step()
+        else:
+            before = (step.script_pos, len(step.frames))
+            step.next_in_script()
+            if (step.script_pos, len(step.frames)) == before:
+                break
         seen += step_through_text(step)
     return seen
 

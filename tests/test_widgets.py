@@ -1,4 +1,5 @@
-"""The step-through widget (fsm/notebook/step_through.py), driven headless through its buttons and text box."""
+"""The step-through's kernel side (fsm/notebook/step_through.py), driven headless: through its Python API and
+the requests its front end sends (``_message``), checking the frames it sends (``shown``, ``data``)."""
 
 from __future__ import annotations
 
@@ -19,48 +20,65 @@ def text(html: str) -> str:
     return re.sub(r"<[^>]+>", "", html)
 
 
-def button(step: StepThrough, label: str):  # noqa: ANN201 - an ipywidgets Button
-    found = [b for b in step.move_buttons if b.description == label]
-    assert found, f"no button {label!r}; buttons: {[b.description for b in step.move_buttons]}"
-    return found[0]
+def click(step: StepThrough, label: str) -> None:
+    """A move button's click, as the page sends it (with the decision point it stands at)."""
+    found = [m for m in step.shown.get("moves", []) if m["text"] == label]
+    assert found, f"no button {label!r}; buttons: {step.moves}"
+    request(step, "play", move=found[0]["move"])
+
+
+def request(step: StepThrough, kind: str, **extra: str) -> list[dict]:
+    """A request of the page; returns the messages the kernel sends back."""
+    sent: list[dict] = []
+    original = step.widget.send
+    step.widget.send = sent.append  # type: ignore[method-assign]
+    try:
+        step._message(step.widget, {"type": kind, "point": step.frame.move, **extra}, [])
+    finally:
+        step.widget.send = original  # type: ignore[method-assign]
+    return sent
+
+
+def diagram(step: StepThrough) -> dict:
+    """What the page draws: each machine's highlight on its drawing."""
+    return step.shown["views"]
 
 
 def test_tim_ctr_2_header_names_the_priority_holder_and_the_buttons_are_the_legal_moves() -> None:
     """TIM-CTR-2: after A declares, the header says B has priority, and every button is one of B's legal moves."""
     step = StepThrough.from_scenario(FIZZLE)
-    assert "A to decide" in text(step.header.value)
-    button(step, "A: activate 岩砕き of 岩の巨人 on 水の精").click()
-    assert "B has priority (反撃の優先権)" in text(step.header.value)
-    assert [b.description for b in step.move_buttons] == [str(m) for m in step.game.legal_moves()]
-    assert all("fsm-move-1" in b._dom_classes for b in step.move_buttons)  # B's seat, coloured by STYLE
-    assert f".fsm-move-1 {{ background-color: {PLAYER_COLOURS[1]}" in step.title_html.value
-    assert all("fsm-move" in b._dom_classes for b in step.move_buttons)
+    assert "A to decide" in text(step.shown["header"])
+    click(step, "A: activate 岩砕き of 岩の巨人 on 水の精")
+    assert "B has priority (反撃の優先権)" in text(step.shown["header"])
+    assert step.moves == [str(m) for m in step.game.legal_moves()]
+    assert all(m["seat"] == 1 for m in step.shown["moves"])  # B's seat, coloured by front/step.css
+    css = (REPO / "fsm" / "notebook" / "front" / "step.css").read_text()
+    assert f".fsm-move-1 {{ background: {PLAYER_COLOURS[1]}" in css
 
 
 def test_act4_a_click_plays_the_move_redraws_the_diagram_and_undo_takes_it_back() -> None:
     """ACT-4/ACT-5: clicking a move logs the declaration and opens the window in the diagram; undo restores all."""
     step = StepThrough.from_scenario(FIZZLE)
-    key, length, diagram = step.game.table.key(), len(step.game.log), step.diagram.value
-    assert "<svg" in diagram
-    button(step, "A: activate 岩砕き of 岩の巨人 on 水の精").click()
-    assert "ACT-4" in step.log_html.value and "ACT-5" in step.log_html.value
-    assert step.diagram.value != diagram
-    assert "#1" in text(step.chain_html.value) and "岩砕き" in text(step.chain_html.value)
-    step.undo_button.click()
+    key, length, before = step.game.table.key(), len(step.game.log), diagram(step)
+    assert before["flow"]["active"] and "procedure" not in before
+    click(step, "A: activate 岩砕き of 岩の巨人 on 水の精")
+    log = "".join(line for f in step.data for line in f["log"])
+    assert "ACT-4" in log and "ACT-5" in log
+    assert diagram(step)["procedure"]["active"] == ["counter_window"]
+    assert "#1" in text(step.shown["chain"]) and "岩砕き" in text(step.shown["chain"])
+    step.undo()
     assert step.game.table.key() == key and len(step.game.log) == length
-    assert step.diagram.value == diagram
-    assert step.undo_button.disabled
+    assert diagram(step) == before and step.frame.move == 0
 
 
 def test_tim_ctr_2_why_not_explains_a_refused_move_with_its_clause_and_changes_nothing() -> None:
     """TIM-CTR-2: typing A's pass while B has priority is refused with the clause; the table is untouched."""
     step = StepThrough.from_scenario(FIZZLE, upto=1)
     key, length = step.game.table.key(), len(step.game.log)
-    step.try_text.value = "A: pass"
-    step.why_button.click()
-    assert "TIM-CTR-2" in step.why.value and "refused" in step.why.value
-    step.play_button.click()
-    assert "TIM-CTR-2" in step.why.value
+    answer = request(step, "try", move="A: pass")
+    assert answer[-1]["type"] == "why" and "TIM-CTR-2" in answer[-1]["html"] and "refused" in answer[-1]["html"]
+    request(step, "play", move="A: pass")
+    assert "TIM-CTR-2" in step.why_html
     assert step.game.table.key() == key and len(step.game.log) == length
 
 
@@ -74,7 +92,7 @@ def test_bad_input_typed_into_the_box_is_explained_never_raised(typed: str) -> N
     key = step.game.table.key()
     assert step.try_move(typed)
     assert step.play(typed) == []
-    assert step.why.value and "Traceback" not in step.why.value
+    assert step.why_html and "Traceback" not in step.why_html
     assert step.game.table.key() == key
 
 
@@ -82,26 +100,25 @@ def test_act6_next_in_script_plays_the_scenario_through_to_the_fizzle() -> None:
     """ACT-6: the script's moves, with its expected refusal shown on the way, end in 岩砕き fizzling."""
     step = StepThrough.from_scenario(FIZZLE)
     seen_refusal = False
-    while not step.script_button.disabled:
-        step.script_button.click()
-        seen_refusal = seen_refusal or "TIM-CTR-2" in step.why.value
+    while not step.script.done:
+        request(step, "script")
+        seen_refusal = seen_refusal or "TIM-CTR-2" in step.why_html
     assert seen_refusal
     step.play_to_decision()  # the last pass resolves the chain: it stopped at its first link step
     assert [(o.source, o.result) for o in step.game.table.outcomes] == [("足止め", "resolved"), ("岩砕き", "fizzled")]
-    assert "ACT-6" in step.log_html.value  # the fizzle line cites the recheck
-    step.more.selected_index = 0  # the folded units-and-cards panel lists the outcomes
-    assert "ACT-6" in step.table_html.value and "fizzled" in step.table_html.value
-    assert "✓" in step.script_html.value and not step.off_script
+    assert "ACT-6" in "".join(line for f in step.data for line in f["log"])  # the fizzle line cites the recheck
+    table = request(step, "table")[-1]  # the folded units-and-cards panel lists the outcomes
+    assert table["type"] == "table" and "ACT-6" in table["html"] and "fizzled" in table["html"]
+    assert step.shown["script"] == [len(step.script.steps), False] and not step.off_script
 
 
 def test_leaving_the_script_is_shown_and_undo_returns_to_it() -> None:
     step = StepThrough.from_scenario(FIZZLE)
-    button(step, "A: pass").click()
-    assert step.off_script and step.script_button.disabled
-    assert "left the script" in step.script_html.value
+    click(step, "A: pass")
+    assert step.off_script and step.shown["script"][1] is True  # the page shows "you left the script"
     step.undo()
-    assert not step.off_script and not step.script_button.disabled
-    assert any("fsm-move-scripted" in b._dom_classes for b in step.move_buttons)
+    assert not step.off_script and step.shown["script"] == [0, False]
+    assert any(m["next"] for m in step.shown["moves"])
 
 
 def test_tim_ctr_3_variant_counters_between_resolutions_reopens_the_window() -> None:
@@ -111,10 +128,10 @@ def test_tim_ctr_3_variant_counters_between_resolutions_reopens_the_window() -> 
     for step in (default, variant):
         step.play("A: pass")
         step.play_to_decision()
-    assert default.game.table.chain == [] and "B to decide" in text(default.header.value)
+    assert default.game.table.chain == [] and "B to decide" in text(default.shown["header"])
     assert len(variant.game.table.chain) == 2
-    assert "A has priority" in text(variant.header.value)
-    assert "counters_between_resolutions" in variant.header.value
+    assert "A has priority" in text(variant.shown["header"])
+    assert "counters_between_resolutions" in variant.shown["header"]
 
 
 def test_reset_goes_back_to_the_scenario_start() -> None:
@@ -122,7 +139,7 @@ def test_reset_goes_back_to_the_scenario_start() -> None:
     key = step.game.table.key()
     step.play("A: pass")
     step.play("B: pass")
-    step.reset_button.click()
+    step.reset()
     assert step.game.table.key() == key and step.script_pos == 3 and not step.history
 
 
@@ -148,32 +165,36 @@ def test_a_bare_game_gets_a_step_through_without_a_script() -> None:
 
     game, _ = load(FIZZLE)
     step = StepThrough(game)
-    assert step.script_button.layout.display == "none" and step.script_html.value == ""
-    assert [b.description for b in step.move_buttons] == [str(m) for m in game.legal_moves()]
-    step.try_text.value = "B: pass"  # Enter in the box asks why not
-    assert "refused" in step.why.value
+    assert step.widget.script == []  # the page hides the script's button and panel
+    assert step.moves == [str(m) for m in game.legal_moves()]
+    assert "refused" in request(step, "try", move="B: pass")[-1]["html"]
 
 
 def test_tim_ctr_3_a_resolution_is_replayed_link_by_link_newest_first() -> None:
     """TIM-CTR-3, SC-6: after the last pass, **step** shows #3 resolve, #2 fizzle (its failed condition marked in
     the log and on its procedure, the fizzle edge drawn as just taken), then #1 resolve; no move in between."""
     step = StepThrough.from_scenario(CHAIN, upto=5)
-    step.play("A: pass")
-    assert "replaying" in text(step.header.value) and step.move_buttons == []
-    assert "反撃の優先権" not in text(step.header.value)
+    first = len(step.frames)
+    sent = request(step, "play", move="A: pass")
+    assert [m["type"] for m in sent] == ["game"] and len(sent[0]["frames"]) == len(step.frames) - sent[0]["from"]
+    assert "replaying" in text(step.shown["header"]) and step.moves == []
+    assert "反撃の優先権" not in text(step.shown["header"])
     outcomes = []
-    while not step.step_button.disabled:
-        step.step_button.click()
+    for i in range(step.cursor, len(step.frames)):  # the page steps through these with no message
+        step.cursor = i
         label = step.frame.label
         if "発動" in label or "不発" in label:
             outcomes.append(label.split(" · ")[-1])
         if "#2 不発" in label:
-            assert "fsm-failed" in step.log_html.value and "condition can no longer be met" in step.log_html.value
-            assert "● " in step.diagram.value and 'stroke-width="3.5"' in step.diagram.value
-            assert "✘" in text(step.chain_html.value)
+            shown = step.shown
+            assert "fsm-failed" in "".join(shown["log"]) and "condition can no longer be met" in "".join(shown["log"])
+            procedure = shown["views"]["procedure"]
+            assert procedure["taken"][1] == "fizzle" and False in procedure["checked"].values()
+            assert "✘" in text(shown["chain"])
+    assert first < len(step.frames)
     assert outcomes == ["#3 発動 resolves", "#2 不発 fizzles", "#1 発動 resolves"]
-    assert step.frame.decision and "B to decide" in text(step.header.value)
-    assert [b.description for b in step.move_buttons] == [str(m) for m in step.game.legal_moves()]
+    assert step.frame.decision and "B to decide" in text(step.shown["header"])
+    assert step.moves == [str(m) for m in step.game.legal_moves()]
 
 
 def test_play_to_the_decision_skips_the_replay_and_the_timeline_goes_back_to_any_point() -> None:
@@ -182,28 +203,32 @@ def test_play_to_the_decision_skips_the_replay_and_the_timeline_goes_back_to_any
     step = StepThrough.from_scenario(CHAIN, upto=5)
     start_key = step.game.table.key()
     step.play("A: pass")
-    step.decision_button.click()
+    step.play_to_decision()
     end_key, end_log = step.game.table.key(), len(step.game.log)
     assert step.game.table.chain == []
-    step.timeline.value = 0  # what the slider (and its ← key) sends
-    assert step.game.table.key() == start_key and step.frame.move == 0
-    step.history_list.value = len(step.frames) - 1  # a click on the last row of the history
-    assert step.game.table.key() == end_key and len(step.game.log) == end_log
     step.goto(0)
-    step.play("A: pass")
+    assert step.game.table.key() == start_key and step.frame.move == 0
+    step.goto(len(step.frames) - 1)
+    assert step.game.table.key() == end_key and len(step.game.log) == end_log
+    step.goto(0)  # the page went back on its timeline; a move from there starts a new future
+    request(step, "play", move="A: pass")
     assert len(step.history) == 1 and step.game.table.chain == []
-    assert step.timeline.max == len(step.frames) - 1
+    assert len(step.data) == len(step.frames)
 
 
-def test_undo_takes_back_the_move_being_replayed_and_buttons_are_reused() -> None:
-    """Undo during a replay takes the whole move back; the move buttons are the same widgets as before."""
+def test_undo_takes_back_the_move_being_replayed_and_a_drawing_is_sent_once() -> None:
+    """Undo during a replay takes the whole move back; each machine's drawing goes to the page once only."""
     step = StepThrough.from_scenario(CHAIN, upto=5)
-    before = {b.description: b for b in step.move_buttons}
+    before = step.moves
     key = step.game.table.key()
-    step.play("A: pass")
-    step.undo_button.click()
-    assert step.game.table.key() == key and step.frame.decision
-    assert all(before[b.description] is b for b in step.move_buttons)
+    sent = request(step, "play", move="A: pass")
+    step.undo()
+    assert step.game.table.key() == key and step.frame.decision and step.moves == before
+    again = request(step, "play", move="A: pass")
+    assert sent[0]["drawings"] and not again[0]["drawings"]  # the page has them all already
+    hello = request(step, "hello")[0]
+    used = {v["key"] for f in hello["frames"] for v in f["views"].values()}
+    assert set(hello["drawings"]) == used and hello["from"] == 0
 
 
 def test_tim_ctr_2_a_game_displays_itself_in_jupyter() -> None:
@@ -231,3 +256,21 @@ def test_act4_a_misspelt_move_word_gets_did_you_mean() -> None:
     said = step.try_move("A: actvate 岩砕き of 岩の巨人 on 水の精")
     assert "did you mean 'activate'?" in said
     assert step.game.table.key() == key
+
+
+def test_act6_the_step_through_runs_with_no_dot_on_the_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """ACT-6 to the fizzle with PATH stripped: the kernel sends DOT and the page lays it out, so no `dot` runs."""
+    import shutil
+
+    from fsm.render import drawing
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert shutil.which("dot") is None
+    drawing._drawing.cache_clear()  # nothing drawn earlier in this process may hide a `dot` run
+    step = StepThrough.from_scenario(FIZZLE)
+    while not step.script.done:
+        request(step, "script")
+    step.play_to_decision()
+    assert ("岩砕き", "fizzled") in [(o.source, o.result) for o in step.game.table.outcomes]
+    hello = request(step, "hello")[0]
+    assert hello["drawings"] and all(d["dot"].startswith("digraph") for d in hello["drawings"].values())

@@ -20,31 +20,33 @@ def text(html: str) -> str:
 
 
 def labels(step: StepThrough) -> list[str]:
-    """What the reader sees besides the game itself: buttons, folded panels, headings."""
-    buttons = [step.step_button, step.decision_button, step.undo_button, step.reset_button, step.script_button]
-    buttons += [step.why_button, step.play_button]
-    return [
-        *(b.description for b in buttons),
-        *(step.more.get_title(i) for i in range(2)),
-        *(name for name, _key in step.view_choice.options),
-    ]
+    """What the reader sees besides the game itself: buttons, folded panels, headings, view names."""
+    shown = step.widget.words
+    keys = ("step", "decision", "undo", "start", "script", "why", "play", "table", "the_script", "auto", "log")
+    return [shown[k] for k in keys] + [v for k, v in shown.items() if k.startswith("view_")]
+
+
+def table(step: StepThrough) -> str:
+    """The units-and-cards panel, as the page gets it when it is unfolded."""
+    sent: list[dict] = []
+    step.widget.send = sent.append  # type: ignore[method-assign]
+    step._message(step.widget, {"type": "table", "point": step.frame.move}, [])
+    return str(sent[-1]["html"])
 
 
 def opened(lang: str) -> StepThrough:
-    step = StepThrough.from_scenario(FIZZLE, lang=lang)  # type: ignore[arg-type]
-    step.more.selected_index = 0  # draws the units and cards
-    return step
+    return StepThrough.from_scenario(FIZZLE, lang=lang)  # type: ignore[arg-type]
 
 
 def test_lang_ja_speaks_japanese_in_buttons_panels_headings_and_header() -> None:
     step = opened("ja")
-    assert step.why_button.description == "なぜ不可?"
-    assert step.more.get_title(0) == "ユニットとカード"
+    assert step.widget.words["why"] == "なぜ不可?"
+    assert step.widget.words["table"] == "ユニットとカード"
     for label in labels(step):
         assert not re.search(r"[a-z]{3,}", label), f"English left in {label!r}"
-    assert "の判断" in text(step.header.value)
-    assert "チェーン — 上が最新" in text(step.chain_html.value)
-    assert "<th>持ち主</th>" in step.table_html.value
+    assert "の判断" in text(step.shown["header"])
+    assert "チェーン — 上が最新" in text(step.shown["chain"])
+    assert "<th>持ち主</th>" in table(step)
     assert step.game.lang == "ja"  # the game answers in it too (Game(lang=...))
 
 
@@ -52,16 +54,16 @@ def test_lang_en_speaks_english_only() -> None:
     step = opened("en")
     for label in labels(step):
         assert not JAPANESE.search(label), f"Japanese left in {label!r}"
-    assert "the chain — top first" in text(step.chain_html.value)
-    assert "チェーン" not in text(step.chain_html.value)
-    assert "<th>owner</th>" in step.table_html.value
+    assert "the chain — top first" in text(step.shown["chain"])
+    assert "チェーン" not in text(step.shown["chain"])
+    assert "<th>owner</th>" in table(step)
 
 
 def test_default_keeps_both_words_in_headings() -> None:
     step = opened("both")
-    assert step.more.get_title(0) == "ユニットとカード units and cards"
-    assert "チェーン the chain — top first" in text(step.chain_html.value)
-    assert step.why_button.description == "why not?"
+    assert step.widget.words["table"] == "ユニットとカード units and cards"
+    assert "チェーン the chain — top first" in text(step.shown["chain"])
+    assert step.widget.words["why"] == "why not?"
 
 
 @pytest.mark.parametrize(("lang", "said"), [("ja", "認められません"), ("en", "is refused")])
@@ -80,13 +82,14 @@ def test_lang_ja_writes_moves_the_japanese_way_and_a_button_still_plays_its_move
     """AB-1: in Japanese the move buttons, the example and the history write moves as the Japanese
     reader does (verb last), the set-up is narrated in Japanese, and a button plays its move."""
     step = StepThrough.from_scenario(FIZZLE, upto=1, lang="ja")
-    shown = [b.description for b in step.moves_box.children]
+    shown = step.moves
     assert shown and all(re.search(r"(パス|発動|使用|攻撃|装備|振り直し)$", d) for d in shown), shown
     assert not any(re.search(r"\b(pass|activate|use|of|on|by)\b", d) for d in shown), shown
-    assert not re.search(r"\b(activate|use|pass)\b", step.try_text.placeholder)
+    assert not re.search(r"\b(activate|use|pass)\b", step.shown["hint"])
     assert JAPANESE.search(step.game.log[0].text) and "starts at" not in step.game.log[0].text
     before = len(step.game.log)
-    step.moves_box.children[-1].click()  # a card used: the history names it as the reader writes it
-    assert len(step.game.log) > before, step.why.value
-    history = [label for label, _i in step.history_list.options]
+    last = step.shown["moves"][-1]  # a card used: the history names it as the reader writes it
+    step._message(step.widget, {"type": "play", "point": step.frame.move, "move": last["move"]}, [])
+    assert len(step.game.log) > before, step.why_html
+    history = [f["label"] for f in step.data]
     assert any("使用" in label for label in history) and not any(" by " in label for label in history), history

@@ -93,29 +93,21 @@ def html_text(html: str) -> list[str]:
 
 
 def step_through_text(step: Any) -> list[str]:
-    """Every text the step-through shows now: its HTML panels, buttons, choices, panel titles.
-
-    Walks the ipywidgets tree of ``step.widget`` (the front end of issue 17); point it at another
-    front end's rendered HTML and the language tests follow."""
-    import ipywidgets as w
-
-    out: list[str] = []
-
-    def walk(widget: Any) -> None:
-        if isinstance(widget, w.HTML | w.HTMLMath | w.Label):
-            out.extend(html_text(widget.value))
-        if isinstance(widget, w.Button | w.ToggleButton):
-            out.append(widget.description)
-        if isinstance(widget, w.Text):
-            out.append(widget.placeholder)
-        if isinstance(widget, w.widgets.widget_selection._Selection):
-            out.extend(str(label) for label in widget._options_labels)
-        if isinstance(widget, w.Accordion | w.Tab):
-            out.extend(widget.get_title(i) or "" for i in range(len(widget.children)))
-        for child in getattr(widget, "children", ()):
-            walk(child)
-
-    walk(step.widget)
+    """Every text the step-through shows now, as the page gets it (issue 23's anywidget front end):
+    its labels, title and script, the frame shown (header, chain, log lines, move buttons, the typing
+    hint), every timeline label and the why-not box.  The one place that knows the front end."""
+    out = [*step.widget.words.values(), *html_text(step.widget.title)]
+    for line in step.widget.script:
+        out += html_text(line)
+    shown = step.shown
+    for key in ("header", "chain"):
+        out += html_text(shown.get(key) or "")
+    for line in shown.get("log", []):
+        out += html_text(line)
+    out += [m["text"] for m in shown.get("moves", [])]
+    out.append(shown.get("hint", ""))
+    out += [f["label"] for f in step.data]
+    out += html_text(step.why_html)
     return [t for t in out if t.strip()]
 
 

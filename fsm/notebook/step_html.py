@@ -9,7 +9,7 @@ Every container carries a stable CSS class (``fsm-header``, ``fsm-chain``, ``fsm
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fsm.engine.game import Game, LogEntry
@@ -30,7 +30,7 @@ from fsm.scenarios.script import Script
 from fsm.spec.kinds import WORDS
 from fsm.table.model import ChainItem, Table, Unit
 
-#: One colour per seat: the first player of the table, then the second (also in STYLE, for the move buttons).
+#: One colour per seat: the first player of the table, then the second (also in front/step.css, for the move buttons).
 PLAYER_COLOURS = ("#2b6cb0", "#c05621")
 ZONES = ("hand", "revealed", "chain", "equipped", "graveyard")
 ZONE_LABELS = {  # the zone's term, and the clause that defines it
@@ -56,26 +56,6 @@ SHOWN = {
     "first": N_("first"),
     "the_scenario_s_script": N_("the scenario's script"),
 }
-LOG_LINES = 80  # the log panel shows the newest lines; the timeline reaches the rest
-
-STYLE = """<style>
-.fsm-step table { border-collapse: collapse; font-size: 12px; margin: 2px 0 4px 0; }
-.fsm-step th, .fsm-step td { border: 1px solid #ccc; padding: 1px 5px; text-align: left; vertical-align: top;
-  white-space: nowrap; }
-.fsm-step .fsm-rows td, .fsm-step .fsm-chain td { white-space: normal; }
-.fsm-step th { background: #f3f3f3; }
-.fsm-step .fsm-clause { font-family: monospace; font-size: 11px; background: #eef2f7; border-radius: 3px;
-  padding: 0 3px; color: #333; cursor: help; }
-.fsm-step .fsm-latest { background: #fffbe6; }
-.fsm-step .fsm-failed { color: #b91c1c; font-weight: bold; }
-.fsm-step .fsm-held { color: #15803d; }
-.fsm-step .fsm-h { margin: 2px 0; font-size: 12px; font-weight: bold; line-height: 1.3; }
-.fsm-step .fsm-log-box { display: flex; flex-direction: column-reverse; overflow: auto; font-size: 12px;
-  line-height: 1.35; border: 1px solid #ddd; padding: 2px 4px; }
-.fsm-step .widget-button, .fsm-step .widget-toggle-button { font-size: 12px; padding: 0 6px; }
-.fsm-step .jupyter-button.fsm-move-0 { background-color: #2b6cb0; color: white; }
-.fsm-step .jupyter-button.fsm-move-1 { background-color: #c05621; color: white; }
-</style>"""
 
 
 def esc(text: object) -> str:
@@ -217,33 +197,24 @@ class Painter:
         return name
 
     # ------------------------------------------------------------------ the log
-    def log(self, entries: Sequence[LogEntry], frame: Frame, frame_start: int) -> str:
-        """The log up to the frame, oldest first, newest at the bottom (and scrolled into view).
+    def log_line(self, e: LogEntry) -> str:
+        """One log line: a move's echo in bold, else its clause badge, its text and the machine it
+        moved; a recheck lists each condition it checked: ○ held, × failed (``fsm-failed``)."""
+        if is_move_echo(e):
+            return f"<div class='fsm-log-move'><b>▸ {esc(e.text)}</b> {clause_badge(e.clause)}</div>"
+        where = self._machine_words(e)
+        return (
+            f"<div class='fsm-log-line'>&nbsp;&nbsp;{clause_badge(e.clause)} {esc(e.text)}"
+            + (f" <small style='color:#888'>({esc(where)})</small>" if where else "")
+            + self._checked(e)
+            + "</div>"
+        )
 
-        The lines of the frame being shown are marked ``fsm-log-latest``; a recheck lists each
-        condition it checked: ○ held, × failed (``fsm-failed``).
-        """
-        first = max(0, frame.end - LOG_LINES)
-        lines = []
-        for i in range(first, frame.end):
-            e = entries[i]
-            latest = " fsm-latest fsm-log-latest" if i >= frame_start else ""
-            if is_move_echo(e):
-                lines.append(f"<div class='fsm-log-move{latest}'><b>▸ {esc(e.text)}</b> {clause_badge(e.clause)}</div>")
-                continue
-            where = self._machine_words(e)
-            lines.append(
-                f"<div class='fsm-log-line{latest}'>&nbsp;&nbsp;{clause_badge(e.clause)} {esc(e.text)}"
-                + (f" <small style='color:#888'>({esc(where)})</small>" if where else "")
-                + self._checked(e)
-                + "</div>"
-            )
-        # column-reverse: the box starts scrolled to its end, so the newest line is in view
+    def log_heading(self) -> str:
         return (
             f"<div class='fsm-h'>{self.term(SHOWN['the_log'])} — "
             + self.say(N_("newest at the bottom; each line cites its rule"))
             + "</div>"
-            + f"<div class='fsm-log-box' style='height:var(--fsm-log-height, 150px)'><div>{''.join(lines)}</div></div>"
         )
 
     def _machine_words(self, e: LogEntry) -> str:

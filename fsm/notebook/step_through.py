@@ -3,6 +3,12 @@ move, the chain as a stack, the newest log lines, and beside them the machines (
 flow, the counter chain or the top link's procedure), with the units, cards and script
 folded away below.
 
+The view is the front end of :mod:`fsm.notebook.step_view` (an anywidget): the kernel sends the
+game as JSON (:mod:`fsm.notebook.step_frames`) and each machine's drawing once; the page lays
+the drawings out with Graphviz compiled to WebAssembly and a step only moves the highlight.
+Stepping through an unwinding, jumping on the timeline and undo are the page's own (the
+frames are there); the kernel is asked only to play or check a move.  No ``dot`` runs.
+
     from fsm.notebook.step_through import StepThrough
     StepThrough.from_scenario("../scenarios/action_fizzles_after_counter.yaml")
 
@@ -21,33 +27,32 @@ The widget uses only the engine's public surface (:meth:`Game.legal_moves`, :met
   nothing, a typo is explained too, never with a traceback;
 * follow the scenario's script: its next move is marked ▶, "next in script" plays it.
 
-Stable CSS classes for the browser tests and styling: ``fsm-step``, ``fsm-header``,
-``fsm-move``, ``fsm-chain``, ``fsm-log``, ``fsm-log-latest``, ``fsm-diagram``,
+Stable CSS classes for the browser tests and styling (made by front/step.js): ``fsm-step``,
+``fsm-header``, ``fsm-move``, ``fsm-chain``, ``fsm-log``, ``fsm-log-latest``, ``fsm-diagram``,
 ``fsm-timeline``, ``fsm-step-next``, ``fsm-play-decision``, ``fsm-why``, ``fsm-table``.
 """
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import ipywidgets as w
-
 from fsm.engine.game import Game, LogEntry, Snapshot
 from fsm.errors import BadInput, RuleViolation
 from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
-from fsm.machines.trace import Trace
-from fsm.notebook.draw_ahead import WORKER
-from fsm.notebook.step_html import PLAYER_COLOURS, STYLE, Painter, clause_badge, esc
-from fsm.notebook.step_panels import StepPanels
+from fsm.notebook.step_frames import FrameData, FrameWriter
+from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
+from fsm.notebook.step_view import StepView, words
 from fsm.notebook.timeline import Frame, frames, is_move_echo
-from fsm.render import live_view
+from fsm.notebook.widget_words import say
 from fsm.render.labels import Lang
 from fsm.rules.variants import Variants
-from fsm.scenarios.script import Script, ScriptStep, read_script, same_move
+from fsm.scenarios.script import Script, ScriptStep, read_script
 from fsm.spec.ruleset import Ruleset
 from fsm.table.moves import Move
 
@@ -131,7 +136,7 @@ class _Point:
     off_script: bool
 
 
-class StepThrough(StepPanels):
+class StepThrough:
     """An interactive, rule-citing step-through of one game (see the module docstring)."""
 
     def __init__(
@@ -142,25 +147,28 @@ class StepThrough(StepPanels):
         script_pos: int = 0,
         clauses: list[str] | None = None,
         lang: Lang = "both",
-        draw_ahead: bool = True,
     ) -> None:
         self.game = game
         self.title = title
         self.script = Script(list(script or []), script_pos)
         self.clauses = list(clauses or [])
         self.lang = lang
-        self.painter = Painter(game, lang)
+        self.writer = FrameWriter(game, lang)
         self._start = len(game.log)  # what came before (a scenario's first moves) is the set-up
         self.points = [_Point(game.snapshot(), script_pos, False)]
         self.entries: list[LogEntry] = list(game.log)
         self.frames: list[Frame] = frames(self.entries, self._start, self.lang)
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
-        self._buttons: list[w.Button] = []  # the move buttons, reused across redraws (made only when more are needed)
-        self._legal: dict[str, Move] = {}
-        self._ahead = WORKER if draw_ahead else None
-        self._build()
-        self.refresh()
+        self.why_html = ""
+        self.data: list[FrameData] = []  # the frames as the page has them
+        self.widget = StepView(
+            words=words(lang),
+            title=self._title(),
+            script=[self._script_step(s) for s in self.script.steps],
+        )
+        self.widget.on_msg(self._message)
+        self._send_from(0)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -196,14 +204,15 @@ class StepThrough(StepPanels):
         self = cls(result.game, title, script, pos, clauses, lang)
         if result.failures:
             self.script.off = True
-            self._show_why("<br>".join(esc(f) for f in result.failures), ok=False)
+            self._send_from(0, why=("<br>".join(esc(f) for f in result.failures), False))
         return self
 
-    # ------------------------------------------------------------------ compatibility views
-    @property
-    def move_buttons(self) -> list[w.Button]:
-        return list(self.moves_box.children)
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
 
+        display(self.widget)
+
+    # ------------------------------------------------------------------ views for tests and readers
     @property
     def history(self) -> list[_Point]:
         """The decision points after the start (one per move played)."""
@@ -220,6 +229,20 @@ class StepThrough(StepPanels):
     @property
     def frame(self) -> Frame:
         return self.frames[self.cursor]
+
+    @property
+    def shown(self) -> FrameData:
+        """The frame being shown, as the page has it (header, chain, log lines, views, moves)."""
+        shown = dict(self.data[self.cursor])
+        if shown["chain"] is None:
+            shown["chain"] = next(f["chain"] for f in reversed(self.data[: self.cursor]) if f["chain"] is not None)
+        decision = next(f for f in self.data if f["move"] == self.frame.move and f["decision"])
+        return {**decision, **shown} if not self.frame.decision else shown
+
+    @property
+    def moves(self) -> list[str]:
+        """The move buttons' labels (none while a move is replayed)."""
+        return [m["text"] for m in self.shown.get("moves", [])] if self.frame.decision else []
 
     # ------------------------------------------------------------------ moves
     def play(self, move: Move | str) -> list[LogEntry]:
@@ -248,15 +271,13 @@ class StepThrough(StepPanels):
         self.script.follow(entries[0].move if entries else "")
         self.points.append(_Point(self.game.snapshot(), self.script.pos, self.script.off))
         self._at = len(self.points) - 1
+        first = next(i for i, f in enumerate(self.frames) if f.move == self._at - 1 and f.decision) + 1
         self.entries = list(self.game.log)
         self.frames = frames(self.entries, self._start, self.lang)
         ends = [i for i, f in enumerate(self.frames) if f.move == self._at]
         unwinds = any(e.trace and e.trace.event == "close_window" for e in entries)
         self.cursor = ends[0] if unwinds else ends[-1]  # a resolution stops at its first link step
-        # every step of the move's replay, drawn in the one dot run its first frame needs
-        live_view.render([v for i in ends for v in self._views(self.frames[i].trace).values()])
-        self._show_why("")
-        self.refresh()
+        self._send_from(first, why=("", None))
         return entries
 
     def try_move(self, move: Move | str) -> str:
@@ -296,21 +317,20 @@ class StepThrough(StepPanels):
             self.play_to_decision()
         step = s.steps[s.pos]
         if step.refused:
-            self.try_text.value = step.text
             s.pos += 1
             self.points[self._at] = _Point(self.points[self._at].snapshot, s.pos, s.off)
-            self.try_move(step.text)
-            self.refresh()
+            first = next(i for i, f in enumerate(self.frames) if f.move == self._at and f.decision)
+            self.try_move(step.text)  # the refusal the script expects, shown with the move typed in
+            self._send_from(first, why=(self.why_html, None), typed=step.text)
             return
         self.play(step.text)
 
-    # ------------------------------------------------------------------ the timeline
+    # ------------------------------------------------------------------ the timeline (the page does these itself)
     def goto(self, index: int) -> None:
         """Show frame ``index`` of the history; the table is put back to that move's decision."""
         self.cursor = max(0, min(index, len(self.frames) - 1))
         self._stand_at(self.frame.move)
-        self._show_why("")
-        self.refresh()
+        self._send_from(len(self.frames), why=("", None))
 
     def step(self) -> None:
         """One link step on (→)."""
@@ -338,8 +358,7 @@ class StepThrough(StepPanels):
         self.entries = list(self.game.log)
         self.frames = frames(self.entries, self._start, self.lang)
         self.cursor = len(self.frames) - 1
-        self._show_why("")
-        self.refresh()
+        self._send_from(len(self.frames), why=("", None))
 
     def _stand_at(self, point: int) -> None:
         if point == self._at:
@@ -351,84 +370,85 @@ class StepThrough(StepPanels):
         self.script.pos, self.script.off = p.script_pos, p.off_script
         self._at = point
 
-    # ------------------------------------------------------------------ drawing
-    def refresh(self) -> None:
-        frame = self.frame
-        self.title_html.value = STYLE + self._title()
-        n, total = self._step_of(frame)
-        self.header.value = self.painter.header(frame, None if frame.decision else (n, total))
-        self._draw_moves(frame.decision)
-        last = len(self.frames) - 1
-        self.step_button.disabled = self.cursor >= last
-        self.decision_button.disabled = self.cursor >= last
-        self.undo_button.disabled = frame.move == 0
-        self.script_button.disabled = self.script.done
-        self.script_button.layout.display = "" if self.script.steps else "none"
-        self._draw_timeline(self.frames, self.cursor)
-        self._draw_diagram()
-        self.chain_html.value = self.painter.chain(self._trace())
-        start = self.frames[self.cursor - 1].end if self.cursor else 0
-        self.log_html.value = self.painter.log(self.entries, frame, start)
-        self._draw_folded()
-        if self._ahead is not None and frame.decision:
-            self._ahead.start(self.game, self.lang)
+    # ------------------------------------------------------------------ talking to the page
+    def _send_from(self, first: int, why: tuple[str, bool | None] | None = None, typed: str = "") -> None:
+        """Send frames ``first`` onwards (the page keeps the ones before), the cursor and the why box."""
+        new, drawings = (
+            self.writer.frames(self.frames, self.entries, first, self.script) if first < len(self.frames) else ([], {})
+        )
+        del self.data[first:]
+        self.data.extend(new)
+        message: dict[str, Any] = {
+            "type": "game",
+            "from": first,
+            "frames": new,
+            "drawings": drawings,
+            "clauses": self.writer.take_tips(),
+            "cursor": self.cursor,
+            "length": len(self.frames),
+        }
+        if why is not None:
+            self.why_html = why[0]
+            message["why"] = {"html": why[0], "ok": why[1], "typed": typed}
+        self.widget.send(message)
 
-    def _step_of(self, frame: Frame) -> tuple[int, int]:
-        same = [i for i, f in enumerate(self.frames) if f.move == frame.move]
-        return same.index(self.cursor) + 1, len(same)
+    def _message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        """A request from the page: it says the decision point it stands at (it steps on its own)."""
+        kind = content.get("type")
+        if kind == "hello":  # a new page (or a reload): everything again
+            self.widget.send(
+                {
+                    "type": "game",
+                    "from": 0,
+                    "frames": self.data,
+                    "drawings": self.writer.resend(self.data),
+                    "clauses": self.writer.tips,
+                    "cursor": self.cursor,
+                    "length": len(self.frames),
+                    "why": {"html": self.why_html, "ok": False, "typed": ""},
+                }
+            )
+            return
+        point = int(content.get("point", self._at))
+        if 0 <= point < len(self.points):
+            if point < len(self.points) - 1:  # the page undid moves: their future is gone
+                self._forget_after(point)
+            else:
+                self._stand_at(point)
+            self.cursor = next(i for i, f in enumerate(self.frames) if f.move == point and f.decision)
+        if kind == "play":
+            self.play(str(content.get("move", "")))
+        elif kind == "try":
+            self.try_move(str(content.get("move", "")))
+        elif kind == "script":
+            self.next_in_script()
+        elif kind == "table":
+            self.widget.send({"type": "table", "point": point, "html": self.writer.painter.table()})  # tooltips kept
+
+    def _say(self, message: str) -> str:
+        return say(message, self.lang)  # the caller fills the placeholders
+
+    def _unreadable(self, error: object) -> str:
+        """Not a move on this table at all (a typo, an unknown name): no rule to cite."""
+        said = self._say(N_("cannot read this move: {error}"))
+        return self._show_why(said.format(error=esc(error)), ok=False)
+
+    def _show_why(self, message: str, ok: bool | None = None) -> str:
+        """The why box's answer (in the page); returned as plain text for a cell."""
+        self.why_html = message
+        self.widget.send({"type": "why", "html": message, "ok": ok})
+        return html.unescape(re.sub(r"<[^>]+>", "", message))
 
     def _title(self) -> str:
         if not self.title:
             return ""
         cites = " ".join(clause_badge(c) for c in self.clauses)
-        return f"<div style='font-weight:bold;font-size:14px;margin:2px 0'>{esc(self.title)} {cites}</div>"
+        return f"<div class='fsm-title'>{esc(self.title)} {cites}</div>"
 
-    def _draw_moves(self, decision: bool) -> None:
-        legal = self.game.legal_moves() if decision else []
-        self._legal = {self._move_words(m): m for m in legal}
-        scripted = self.script.next_move()
-        players = self.game.table.players
-        while len(self._buttons) < len(legal):
-            self._buttons.append(self._move_button())
-        for b, (text, move) in zip(self._buttons, self._legal.items(), strict=False):
-            is_next = scripted is not None and same_move(scripted, str(move))
-            seat = players.index(move.player)
-            with b.hold_sync():  # one message per button, not one per trait
-                b.description = text
-                b.icon = "play" if is_next else ""
-                b.tooltip = self._say(N_("the scenario's next move: {move}")).format(move=text) if is_next else text
-                # the seat's class colours it (step_html.STYLE): no style widget to update
-                b._dom_classes = ("fsm-move", f"fsm-move-{seat}", *(("fsm-move-scripted",) if is_next else ()))
-        self.moves_box.children = tuple(self._buttons[: len(legal)])
-        if legal:
-            example = self._move_words(next((m for m in legal if m.verb != "pass"), legal[0]))
-            self.try_text.placeholder = self._say(N_("e.g. {move}")).format(move=example)
-
-    def _move_button(self) -> w.Button:
-        b = w.Button(layout=w.Layout(width="auto", margin="1px"))
-        b.on_click(lambda button: self.play(self._legal.get(button.description, button.description)))
-        return b
-
-    def _trace(self) -> Trace:
-        return self.frame.trace or live_view.now(self.game)
-
-    def _views(self, trace: Trace | None) -> dict[str, live_view.View]:
-        return live_view.views(self.game, trace or live_view.now(self.game), self.lang)
-
-    def _draw_diagram(self) -> None:
-        try:
-            trace = self._trace()
-            views = self._views(trace)
-            svgs = dict(zip(views, live_view.render(list(views.values())), strict=True))
-            self._show_diagram(svgs, trace, self.frame.decision)
-        except Exception as err:  # noqa: BLE001 - the diagram is an aid; the step must still work
-            said = self._say(N_("diagram unavailable: {kind}: {error}"))
-            self.diagram.value = (
-                f"<p style='color:#9b2c2c'>{said.format(kind=esc(type(err).__name__), error=esc(err))}</p>"
+    def _script_step(self, step: ScriptStep) -> str:
+        text = esc(step.text)
+        if step.refused:
+            return self.writer.painter.say(
+                N_("<i>try</i> {move} <i>→ refused</i> {clause}"), move=text, clause=clause_badge(step.clause)
             )
-
-    def _draw_folded(self) -> None:
-        """The units and cards are drawn only while their panel is open (the costliest HTML)."""
-        if self.more.selected_index == 0:
-            self.table_html.value = self.painter.table()
-        self.script_html.value = self.painter.script(self.script)
+        return text

@@ -108,6 +108,12 @@ class StyledDotRenderer(DotRenderer):
         self.live = live  # the notebook view: labels without clause IDs and actions, tighter
         self.taken = taken  # the transition just taken, drawn thick in amber
         self.checked = dict(checked or {})  # at a recheck: guard name → did it hold
+        # the live view's edges, for a front end that highlights them by id (fsm.render.drawing)
+        self.edge_data: list[dict[str, Any]] = []
+
+    def _id(self, name: str) -> dict[str, Any]:
+        """An SVG id for the live view's front end to find a state or edge by (printed diagrams keep none)."""
+        return {"id": name} if self.live else {}
 
     def _is_taken(self, t: LabelledTransition) -> bool:
         if self.taken is None or t.is_initial:
@@ -149,6 +155,7 @@ class StyledDotRenderer(DotRenderer):
             colour, fill, penwidth = pal.active, pal.active_fill, "3"
         return pydot.Node(
             state.id,
+            **self._id(f"s_{state.id}"),
             label=f"<{_rows(*cells)}>",
             shape="rectangle",
             style=style,
@@ -168,6 +175,7 @@ class StyledDotRenderer(DotRenderer):
         cells = _words(state.term, self.style, self.style.sizes.state, bold=True)
         return pydot.Subgraph(
             graph_name=f"cluster_{state.id}",
+            **self._id(f"s_{state.id}"),
             label=f"<{_rows(*cells)}>",
             style="rounded,filled",
             fillcolor=fill,
@@ -184,6 +192,21 @@ class StyledDotRenderer(DotRenderer):
         colour = {"good": pal.good, "bad": pal.bad}.get(transition.role, pal.line)
         taken = self._is_taken(transition)
         edges = []
+        ids = [f"t{len(self.edge_data)}_{i}" for i in range(len(transition.targets or [None]))]
+        if not transition.is_initial:
+            guards = [
+                {"guard": gid, "text": f"{self._or(i, transition)}[{g.words(self.lang)}]"}
+                for i, (gid, g) in enumerate(zip(transition.guard_ids, transition.guard_terms, strict=True))
+            ]
+            self.edge_data.append(
+                {
+                    "ids": ids,
+                    "source": transition.source,
+                    "targets": list(transition.targets),
+                    "events": list(transition.event_ids),
+                    "guards": guards,
+                }
+            )
         for i, target in enumerate(transition.targets or [None]):
             src, dst, extra = self._resolve_edge_endpoints(transition, target)
             label = "label"
@@ -205,6 +228,7 @@ class StyledDotRenderer(DotRenderer):
                     src,
                     dst,
                     **text,
+                    **self._id(ids[i]),
                     minlen=2 if extra.keys() & {"ltail", "lhead"} else 1,
                     color=pal.active if taken else colour,
                     style="dashed" if transition.role == "bad" and not taken else "solid",
@@ -351,6 +375,28 @@ def dot_source(
     steps (default: the machine's own choice, e.g. the battle's quick-summon and formation steps;
     ``()`` unfolds everything).
     """
+    dot, cited, _renderer = _styled(machine, lang, active, live, taken, checked, fold_states)
+    return dot, cited
+
+
+def live_drawing(machine: type[StateChart], lang: Lang, active: Iterable[Any] = ()) -> tuple[str, list[dict[str, Any]]]:
+    """The live view's DOT with nothing highlighted (``active`` only chooses which compound states
+    are folded), and each edge's ids, source, targets, events and guard texts as drawn: a front
+    end lays it out once and marks states and edges by class (fsm/notebook/front/highlight.js)."""
+    dot, _cited, renderer = _styled(machine, lang, active, True, None, None, None, plain=True)
+    return dot, renderer.edge_data
+
+
+def _styled(
+    machine: type[StateChart],
+    lang: Lang | Style,
+    active: Iterable[Any],
+    live: bool,
+    taken: Taken | None,
+    checked: Mapping[str, bool] | None,
+    fold_states: Iterable[str] | None,
+    plain: bool = False,
+) -> tuple[str, list[str], StyledDotRenderer]:
     st = lang if isinstance(lang, Style) else Style(lang)
     diagram = describe(machine)
     graph, cited = labelled_graph(machine, st.lang, active, st.clauses)
@@ -360,7 +406,11 @@ def dot_source(
     else:
         default = diagram.print_folded if st.printed and diagram.print_folded is not None else diagram.folded
         fold(graph, default if fold_states is None else fold_states)
-    dot = StyledDotRenderer(st, diagram.rankdir, live, taken, checked).render(graph)
+    if plain:  # the highlight is the front end's: every state drawn as if inactive
+        for state in walk_states(graph.states):
+            state.is_active = False
+    renderer = StyledDotRenderer(st, diagram.rankdir, live, taken, checked)
+    dot = renderer.render(graph)
     spec = getattr(machine, "spec", None) if issubclass(machine, Procedure) else None
     notes = []
     if diagram.note:  # one line per language
@@ -378,7 +428,7 @@ def dot_source(
             notes = [diagram.summary.en, *notes]
         heading = _title_label(diagram.title, st, notes=notes)
     dot.set("label", heading)
-    return _stable_ids(dot.to_string()), cited
+    return _stable_ids(dot.to_string()), cited, renderer
 
 
 _CLUSTER = r'<g id="clust\d+" class="cluster">\n.*?</g>\n'  # a cluster's group holds no other group

@@ -102,7 +102,7 @@ def views(game: Game, trace: Trace, lang: Lang = "both") -> dict[str, View]:
 _CACHE: OrderedDict[View, str] = OrderedDict()
 _CACHE_SIZE = 1024
 _STATS = {"hits": 0, "misses": 0, "dot_runs": 0}
-_LOCK = threading.Lock()  # the step-through draws ahead in a background thread (fsm.notebook.draw_ahead)
+_LOCK = threading.Lock()  # a kernel may draw from more than one thread (a Sphinx build, a cell)
 
 
 def render(wanted: Sequence[View]) -> list[str]:

@@ -1,0 +1,89 @@
+// One step-through's state in the page and its talk with the kernel, through any object with
+// anywidget's model interface (get / set / on / save_changes / send): Jupyter's, or another
+// host's (the browser edition).  No DOM here: views subscribe with `watch`.
+import { Frames } from "./frames.js";
+
+export class Controller {
+  constructor(model) {
+    this.model = model;
+    this.store = new Frames();
+    this.why = { html: "", ok: null };
+    this.table = { point: -1, html: "" };
+    this.busy = false;
+    this.ready = false;
+    this.watchers = new Set();
+    model.on("msg:custom", (msg) => this.receive(msg));
+    model.send({ type: "hello" });
+  }
+
+  watch(fn) {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  changed(what) {
+    for (const fn of this.watchers) fn(what);
+  }
+
+  receive(msg) {
+    if (msg.type === "game") {
+      if (!this.store.apply(msg)) {
+        this.model.send({ type: "hello" });
+        return;
+      }
+      this.ready = true;
+      this.busy = false;
+      if (msg.why) this.why = { html: msg.why.html, ok: msg.why.ok, typed: msg.why.typed };
+      this.changed("frames");
+    } else if (msg.type === "why") {
+      this.busy = false;
+      this.why = { html: msg.html, ok: msg.ok };
+      this.changed("why");
+    } else if (msg.type === "table") {
+      this.table = { point: msg.point, html: msg.html };
+      this.changed("table");
+    }
+  }
+
+  /** Ask the kernel (a move to play or check, the script's next step, the units and cards). */
+  request(type, extra = {}) {
+    this.busy = type !== "table";
+    this.model.send({ type, point: this.store.point, ...extra });
+  }
+
+  play(move) {
+    this.request("play", { move });
+  }
+
+  tryMove(move) {
+    this.request("try", { move });
+  }
+
+  nextInScript() {
+    this.request("script");
+  }
+
+  askTable() {
+    this.request("table");
+  }
+
+  // the page's own moves through frames it has: no kernel message
+  navigate(how, arg) {
+    const s = this.store;
+    let said = "";
+    if (how === "step") s.step();
+    else if (how === "decision") s.toDecision();
+    else if (how === "goto") s.goto(arg);
+    else if (how === "start") s.reset();
+    else if (how === "undo" && !s.undo()) said = this.model.get("words")?.nothing_to_undo || "nothing to undo";
+    this.why = { html: said, ok: said ? false : null }; // an old answer is about another position
+    this.changed("frames");
+  }
+
+  /** The script's state at the frame shown: [steps, position, left it]. */
+  script() {
+    const steps = this.model.get("script") || [];
+    const [pos, off] = this.store.decisionOf()?.script || [0, false];
+    return { steps, pos, off, done: off || pos >= steps.length };
+  }
+}
