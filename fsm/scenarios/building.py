@@ -93,6 +93,8 @@ def _ability(raw: Any, where: Where, uid: str, parent: Any, index: int, rules: R
     effect = _effects(f.get("effect"), f.at("effect"))
     name = f.text("name") or kind
     auto = rules.kinds[kind].usable in ("battle_start", "continuous")
+    if battle_only:
+        _check_battle(f, name, kind, auto, timings, rules)
     target = f.text("target", "self" if auto else "unit", TARGET_KINDS) or "unit"
     if auto:
         _check_auto(f, name, target, battle_only, effect)
@@ -133,6 +135,25 @@ def _cost(f: Fields, rules: Ruleset, kind: str, name: str) -> tuple[Pool, tuple[
         )
         raise BadInput(message.format(name=name, part=spoilt[0].text(), check=spoilt[1]), f.at("cost"))
     return skills, parts
+
+
+def _check_battle(f: Fields, name: str, kind: str, auto: bool, timings: tuple[str, ...], rules: Ruleset) -> None:
+    """[戦闘] (TIM-BTL) is a 【自動】's alone, with no declared timing beside it."""
+    where = f.at("timing") if "timing" in f.data else f.at("battle")
+    if not auto:
+        message = _(
+            "{name} is a {kind}, which a player declares; [戦闘] is how a 【自動】 takes effect by itself "
+            "whatever the players want (TIM-BTL), so a {kind} cannot take it. Give it the timing it is "
+            "declared in, e.g. 通常 or 反撃, or make it kind: auto"
+        )
+        raise BadInput(message.format(name=name, kind=rules.kinds[kind].label), where)
+    declared = [rules.timings[k].ja for k in timings if rules.timings[k].role != "auto"]
+    if declared:
+        message = _(
+            "{name} is a 【自動】[戦闘]: nobody declares it (TIM-BTL), so it takes no declared timing "
+            "beside [戦闘]; remove [{timing}]"
+        )
+        raise BadInput(message.format(name=name, timing=declared[0]), where)
 
 
 def _check_auto(f: Fields, name: str, target: str, battle_only: bool, effect: tuple[Effect, ...]) -> None:

@@ -66,6 +66,15 @@ def effect(
     return EFFECTS.register(key, ja=ja, en=en, clause=clause, lasting=lasting, needs_battle=needs_battle, arg=arg)
 
 
+def remember(board: Board, hit: Hit, name: str) -> None:
+    """Before a 【自動】[戦闘] changes ``name`` of its unit: note the value the battle's end puts
+    back (TIM-BTL: its effect is lost when the battle ends).  The first value is kept.  Skill
+    pools and speed lapse by themselves at clean-up; leaving the field happens once and is over."""
+    b, ab = board.table.battle, board.ability_of(hit.item)
+    if b is not None and ab is not None and ab.battle_only and hit.unit is not None:
+        b.restore.setdefault((hit.unit.id, name), getattr(hit.unit, name))
+
+
 def _number(text: str, where: str) -> str:
     try:
         int(text)
@@ -104,6 +113,7 @@ effect("discard", ja="破棄", en="target unit is discarded (破棄)", clause="F
 )
 def _exhaust(board: Board, eff: Effect, hit: Hit) -> bool:
     assert hit.unit is not None
+    remember(board, hit, "acted")
     hit.unit.acted = True
     board.note(_("{unit} becomes 行動完了").format(unit=hit.unit.name), hit.clause)
     return True
@@ -151,6 +161,7 @@ def _grant(board: Board, eff: Effect, hit: Hit) -> bool:
 def _leave_party(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
     assert u is not None
+    remember(board, hit, "party")
     u.party = None
     board.note(_("{unit} leaves its party").format(unit=u.name), hit.clause)
     return True
