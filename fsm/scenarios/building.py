@@ -29,6 +29,7 @@ from fsm.spec.effects import parse as parse_effect
 from fsm.spec.paying import self_spoiling
 from fsm.spec.ruleset import Ruleset, builtin
 from fsm.table.model import Ability, Battle, Card, Effect, Geo, Table, Unit
+from fsm.table.moves import unreadable
 
 
 def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
@@ -76,7 +77,9 @@ def _owner(f: Fields, players: tuple[str, str], where: Where) -> str:
     return str(owner)
 
 
-def _ability(raw: Any, where: Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
+def _ability(
+    raw: Any, where: Where, uid: str, parent: Any, index: int, rules: Ruleset, players: tuple[str, str]
+) -> Ability:
     f = Fields(raw, where, _("an ability of {unit}").format(unit=uid), ABILITY_KEYS, parent, index)
     kind = f.text("kind")
     if kind is None:
@@ -92,6 +95,9 @@ def _ability(raw: Any, where: Where, uid: str, parent: Any, index: int, rules: R
     battle_only = f.flag("battle") or "battle" in timings
     effect = _effects(f.get("effect"), f.at("effect"))
     name = f.text("name") or kind
+    if why := unreadable(name, players):
+        message = _("ability name {name!r} cannot be written in a move: {why}")
+        raise BadInput(message.format(name=name, why=why), f.at("name"))
     auto = rules.kinds[kind].usable in ("battle_start", "continuous")
     if battle_only:
         _check_battle(f, name, kind, auto, timings, rules)
@@ -203,14 +209,18 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
     geos = table_of(data.get("geos"), where, data, "geos")
     for name, raw in geos.items():
         g = Fields(raw, where, _("geo {name}").format(name=name), {"holder", "limit"}, geos, name)
+        if why := unreadable(name, (a, b)):
+            raise BadInput(
+                _("geo {name!r} cannot be written in a move: {why}").format(name=name, why=why), where(geos, name)
+            )
         holder = g.text("holder", None, (a, b))
         table.geos[name] = Geo(name, holder, g.number("limit", 99))
     units = table_of(data.get("units"), where, data, "units")
     for uid, raw in units.items():
         u = Fields(raw, where, _("unit {unit}").format(unit=uid), UNIT_KEYS, units, uid)
-        if " " in uid:
-            message = _("unit ID {unit!r} may not contain spaces (moves name units by ID)")
-            raise BadInput(message.format(unit=uid), where(units, uid))
+        if why := unreadable(uid, (a, b)):
+            message = _("unit ID {unit!r} cannot be written in a move: {why}")
+            raise BadInput(message.format(unit=uid, why=why), where(units, uid))
         owner = _owner(u, (a, b), where)
         geo = u.text("geo")
         if geo is not None and geo not in table.geos:
@@ -223,7 +233,9 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
             level=u.number("level", 1),
             speed=u.number("speed", 0, minimum=-99),
             skills=SkillPool(base=u.symbols("skills")),
-            abilities=tuple(_ability(x, where, uid, raw_abilities, i, rules) for i, x in enumerate(raw_abilities)),
+            abilities=tuple(
+                _ability(x, where, uid, raw_abilities, i, rules, (a, b)) for i, x in enumerate(raw_abilities)
+            ),
             zone=u.text("zone", "field", ("hand", "field", "graveyard")) or "field",
             geo=geo,
             party=u.text("party"),
@@ -235,9 +247,9 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
     cards = table_of(data.get("cards"), where, data, "cards")
     for cid, raw in cards.items():
         c = Fields(raw, where, _("card {card}").format(card=cid), CARD_KEYS, cards, cid)
-        if " " in cid:
-            message = _("card ID {card!r} may not contain spaces (moves name cards by ID)")
-            raise BadInput(message.format(card=cid), where(cards, cid))
+        if why := unreadable(cid, (a, b)):
+            message = _("card ID {card!r} cannot be written in a move: {why}")
+            raise BadInput(message.format(card=cid, why=why), where(cards, cid))
         owner = _owner(c, (a, b), where)
         ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
         zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
