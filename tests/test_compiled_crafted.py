@@ -11,12 +11,17 @@ Each test names the compiled-path mutant it kills.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from statemachine import State, StateChart
 
 from fsm.machines.compiled import attach
+from fsm.scenarios.building import build_game
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Base(StateChart):
@@ -139,3 +144,34 @@ def test_compiled_crafted_machine_runs_as_python_statemachine_does(
     library = _run(cls, False, *events)
     assert expected(*library), library  # python-statemachine itself does what the semantics say
     assert _run(cls, True, *events) == library
+
+
+# ---------------------------------------------------------------- a variant no library file sets
+def test_compiled_plays_tied_rerolls_alike_without_answerable_rerolls() -> None:
+    """FLOW-SPD (variants reroll_answerable=false, speed_tie=reroll): a tie rolls again inside the
+    speed step, an event sent while the flow is stepping; seeded walks from tables where the dice
+    tie play the same both ways, with atomic=False moves too (the explorer's).
+    kills: compiled.Runner.send without queueing (the compiled path crashed here)."""
+    from test_compiled import compiled_games, walk_difference
+
+    data = yaml.safe_load((ROOT / "scenarios" / "speed_reroll_answered.yaml").read_text(encoding="utf-8"))
+    for key in ("moves", "expect"):
+        data.pop(key)
+    ties = 0
+    for seed in range(1, 41):
+        setup = {**data, "seed": seed, "variants": {"reroll_answerable": False}}
+        library = build_game(setup)
+        with compiled_games():
+            fast = build_game(setup)
+        assert walk_difference(library, fast, seed) is None, seed
+        reroll = "A: use 振り直し by 岩の巨人"
+        for game in (library, fast):  # the card's re-roll if A gets to it, passes, as the explorer plays them
+            while not game.flow.at("normal_timing"):
+                game.apply(reroll if game.why_not(reroll).legal else "pass", atomic=False)
+        assert _aftermath(library) == _aftermath(fast), seed
+        ties += any("tie (" in e.text for e in library.log)
+    assert ties, "no seed ties the re-rolled dice: the test would not reach the crash"
+
+
+def _aftermath(game: Any) -> tuple[Any, ...]:
+    return game.table.key(), repr(game.table), [e.text for e in game.log], game.actor()
