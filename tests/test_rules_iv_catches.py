@@ -7,6 +7,7 @@ passed; the change is in the test's docstring ("kills: ...").  The machines' own
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ from conftest import make, pass_until, play, refused
 from test_procedures import CARDS, UNITS
 
 from fsm.engine.game import Game
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---------------------------------------------------------------- SYNC-1: a [戦闘] 【同調】【自動】
@@ -166,3 +169,27 @@ def test_pass_until_main_phase_helper_reaches_it() -> None:
     g = _sync_auto("双子")
     pass_until(g, lambda g: g.flow.at("main_phase"))
     assert g.table.battle is None
+
+
+# ---------------------------------------------------------------- the timeline's first frame of a move
+def test_timeline_a_move_that_moves_no_machine_shows_no_transition_as_just_taken() -> None:
+    """The step-through's timeline (fsm/notebook/timeline.py): a move that takes no machine
+    transition (an equip at the quick-summon timing, EQ-1) gets one frame, drawn with the machines
+    where they stand and no edge just taken — not the previous move's.
+    kills: timeline.frames keeping the previous move's trace at a new move's echo."""
+    from fsm.notebook.timeline import frames
+    from fsm.scenarios.playing import play as play_file
+
+    game = play_file(ROOT / "scenarios" / "equip_holds_skill.yaml", expectations=False).game
+    by_move: dict[int, list[Any]] = {}
+    for frame in frames(game.log):
+        by_move.setdefault(frame.move, []).append(frame)
+    lone = [m for m, fs in by_move.items() if m and len(fs) == 1 and "equip" in fs[0].label]
+    assert lone, "the scenario no longer has a move without a transition"
+    for m in lone:
+        (frame,) = by_move[m]
+        before = by_move[m - 1][-1]
+        assert frame.trace is not None and before.trace is not None
+        assert (frame.trace.machine, frame.trace.event) == ("", ""), frame.trace
+        assert before.trace.event  # the move before did take a transition
+        assert frame.trace.flow == before.trace.flow  # the machines still stand where they stood
