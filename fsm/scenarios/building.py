@@ -101,6 +101,7 @@ def _ability(
     auto = rules.kinds[kind].usable in ("battle_start", "continuous")
     if battle_only:
         _check_battle(f, name, kind, auto, timings, rules)
+    _check_meets(f, name, kind, timings, rules)
     target = f.text("target", "self" if auto else "unit", TARGET_KINDS) or "unit"
     if auto:
         _check_auto(f, name, target, battle_only, effect)
@@ -160,6 +161,46 @@ def _check_battle(f: Fields, name: str, kind: str, auto: bool, timings: tuple[st
             "beside [戦闘]; remove [{timing}]"
         )
         raise BadInput(message.format(name=name, timing=declared[0]), where)
+
+
+def _check_meets(f: Fields, name: str, kind: str, timings: tuple[str, ...], rules: Ruleset) -> None:
+    """A timing the kind is never used in (a 【行動】 at [ＭＦ], a 【進軍】 at [通常]) could never be used."""
+    spec = rules.kinds[kind]
+    where = {"battle": "battle", "own_main_phase": "main"}.get(spec.usable)
+    for k in timings:
+        t = rules.timings[k]
+        if t.role == "auto":
+            continue
+        in_battle = t.role == "counter" or all(point == "own_normal" for point in t.at)
+        if (where == "battle" and not in_battle) or (where == "main" and in_battle):
+            message = _(
+                "{name} is a {kind}, used only {usable} ({clause}), so it can never be used at [{timing}]: "
+                "give it a timing of {usable}, or leave the timing out"
+            )
+            usable = _("in a battle") if where == "battle" else _("in its owner's main phase")
+            raise BadInput(
+                message.format(name=name, kind=spec.label, usable=usable, clause=spec.clause("usable"), timing=t.ja),
+                f.at("timing"),
+            )
+
+
+def _check_quick_summon(c: Fields, cid: str, ctype: str, timings: tuple[str, ...], rules: Ruleset) -> None:
+    """QS-1, QS-2: a quick-summon card is revealed before the battle and used in it; refuse one that
+    could never be (an equip is equipped before the reveal, EQ-1; a card with no timing of a battle)."""
+    if ctype == "equip":
+        message = _(
+            "card {card} is an equip marked quick_summon: equips are put on at the quick-summon timing "
+            "before cards are revealed (EQ-1), and a revealed card is used as a skill card (QS-2), so it "
+            "could never be used; drop quick_summon"
+        )
+        raise BadInput(message.format(card=cid), c.at("quick_summon"))
+    in_battle = [k for k in timings if rules.timings[k].role == "counter" or "own_normal" in rules.timings[k].at]
+    if not in_battle:
+        message = _(
+            "card {card} is marked quick_summon: it is revealed for a battle and used in it (QS-1, QS-2), "
+            "but none of its timings comes in a battle; give it one such as 通常 or 反撃"
+        )
+        raise BadInput(message.format(card=cid), c.at("timing"))
 
 
 def _check_auto(f: Fields, name: str, target: str, battle_only: bool, effect: tuple[Effect, ...]) -> None:
@@ -271,6 +312,8 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
                 ).format(card=cid, timing=auto[0]),
                 c.at("timing"),
             )
+        if c.flag("quick_summon"):
+            _check_quick_summon(c, cid, ctype, timings, rules)
         table.cards[cid] = Card(
             id=cid,
             name=c.text("name", cid) or cid,
