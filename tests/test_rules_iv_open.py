@@ -37,7 +37,10 @@ def test_kinds_and_timings_that_never_meet_are_refused_on_load(
     assert "can never be used" in err.message
 
 
-@pytest.mark.parametrize(("kind", "timing"), [("action", "通常/反撃"), ("cost", "反撃：スピード限定"), ("march", "ＭＦ")])
+MEETING = [("action", "通常/反撃"), ("cost", "反撃：スピード限定"), ("march", "ＭＦ")]
+
+
+@pytest.mark.parametrize(("kind", "timing"), MEETING)
 def test_kinds_with_timings_they_meet_still_load(tmp_path: Path, kind: str, timing: str) -> None:
     """The refusal above is only for timings that never meet their kind's."""
     path = tmp_path / "x.yaml"
