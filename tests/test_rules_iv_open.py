@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 from test_rules_ii_bugs import refused_on_load
 
+from fsm.cli import main
+from fsm.explore.explorer import explore_file, format_report
+from fsm.rules.variants import endless
 from fsm.scenarios.playing import load
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _unit(ability: str) -> str:
@@ -60,3 +65,38 @@ def test_quick_summon_cards_that_can_never_be_used_are_refused_on_load(tmp_path:
     an equip (put on before the reveal) or a card with no timing in a battle never could be."""
     text = f"units:\n  a: {{owner: A, skills: 火}}\ncards:\n  札: {card}\n"
     refused_on_load(tmp_path / "x.yaml", text, 4, clause)
+
+
+# ---------------------------------------------------------------- FLOW-END: settings where no battle ends
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({}, None),
+        ({"battle_ends_on_double_pass": True, "attack_outcome": "none"}, None),
+        ({"battle_ends_on_double_pass": False}, "only when one side has no unit left"),
+        ({"battle_ends_on_double_pass": False, "normal_action_acts": False}, "only when one side has no unit left"),
+        (
+            {"battle_ends_on_double_pass": False, "normal_action_acts": False, "attack_outcome": "none"},
+            "no battle ends under these settings",
+        ),
+    ],
+)
+def test_flow_end_settings_under_which_no_battle_ends_are_named(settings: dict[str, object], words: str | None) -> None:
+    """FLOW-END: with battle_ends_on_double_pass=false passing never ends a battle, and with attacks
+    that neither exhaust nor remove a unit nothing but a 【行動】 or an effect does; the defaults end."""
+    said = endless(settings)
+    assert (said is None) if words is None else (said is not None and words in said and "FLOW-END" in said)
+
+
+def test_flow_end_fsm_variants_and_the_explorer_say_when_no_battle_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    """`fsm variants` names the settings, and an exploration under one says so in its report
+    (text and JSON), rather than only being cut."""
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert "battle_ends_on_double_pass=false, normal_action_acts=false, attack_outcome=none: no battle ends" in out
+    endless_settings = {"battle_ends_on_double_pass": False, "normal_action_acts": False, "attack_outcome": "none"}
+    report = explore_file(ROOT / "scenarios" / "whole_battle.yaml", variants=endless_settings, max_states=200)
+    assert report.as_dict()["endless"] == endless(endless_settings)
+    assert endless(endless_settings) in format_report(report)
+    plain = explore_file(ROOT / "scenarios" / "whole_battle.yaml", max_states=200)
+    assert plain.as_dict()["endless"] is None and "FLOW-END)" not in format_report(plain)

@@ -270,6 +270,32 @@ class Variants(Mapping[str, Any]):
         return f"Variants({self.changed()!r})"
 
 
+#: The settings ``fsm variants`` names as leaving some battle without an end.
+ENDLESS_EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"battle_ends_on_double_pass": False},
+    {"battle_ends_on_double_pass": False, "normal_action_acts": False, "attack_outcome": "none"},
+)
+
+
+def endless(values: Mapping[str, Any]) -> str | None:
+    """What the settings leave of a battle's end (FLOW-END), when they leave some battle no end
+    by passing: None under the defaults.  ``fsm variants`` and the explorer's report say it,
+    so a cut exploration is not read as a too-small budget."""
+    v = Variants({k: val for k, val in values.items() if k in BY_NAME})
+    if v.battle_ends_on_double_pass:
+        return None
+    if not v.normal_action_acts and v.attack_outcome == "none":
+        return _(
+            "no battle ends under these settings but by a 【行動】 or an effect: passing never ends it "
+            "(battle_ends_on_double_pass=false), an attack neither makes its unit 行動完了 "
+            "(normal_action_acts=false) nor takes a unit out (attack_outcome=none) (FLOW-END)"
+        )
+    return _(
+        "a battle ends under these settings only when one side has no unit left in it or no unit can act: "
+        "passing never ends it (battle_ends_on_double_pass=false), so lines that only pass go on for ever (FLOW-END)"
+    )
+
+
 #: How a yes/no variant may be written, in a scenario, a designer's file or on the command line.
 TRUE_WORDS, FALSE_WORDS = ("true", "yes", "on"), ("false", "no", "off")
 
