@@ -10,6 +10,7 @@ from test_rules_ii_bugs import refused_on_load
 
 from fsm.cli import main
 from fsm.explore.explorer import explore_file, format_report
+from fsm.machines.trace import PROCEDURE
 from fsm.rules.variants import endless
 from fsm.scenarios.playing import load
 
@@ -100,3 +101,45 @@ def test_flow_end_fsm_variants_and_the_explorer_say_when_no_battle_ends(capsys: 
     assert endless(endless_settings) in format_report(report)
     plain = explore_file(ROOT / "scenarios" / "whole_battle.yaml", max_states=200)
     assert plain.as_dict()["endless"] is None and "FLOW-END)" not in format_report(plain)
+
+
+# ---------------------------------------------------------------- COST-5: a promised part gone by resolution
+@pytest.mark.parametrize(("choice", "result"), [("unpaid", "resolved"), ("fizzles", "fizzled")])
+def test_cost_5_a_promised_part_gone_at_resolution_by_variant(tmp_path: Path, choice: str, result: str) -> None:
+    """COST-5 (variant part_gone_at_resolution): a designer's 代償 paid at resolution promises 岩の巨人
+    (破棄1体); B destroys it first.  `unpaid`: that part goes unpaid and the item resolves; `fizzles`:
+    the recheck finds the promise broken and the item fizzles under COST-5, as SC-6 does for a card."""
+    from test_price_parts import LATE
+
+    from fsm.scenarios.building import build_game
+
+    rules = tmp_path / "late.toml"
+    rules.write_text(LATE, encoding="utf-8")
+    ability = {"name": "火球", "kind": "late_cost", "timing": "通常", "cost": "破棄1体", "effect": "exhaust"}
+    data = {
+        "rules": [str(rules)],
+        "geos": {"荒野": {"holder": "B"}},
+        "units": {
+            "炎の魔術師": {"owner": "A", "geo": "荒野", "abilities": [ability]},
+            "岩の巨人": {"owner": "A", "geo": "荒野"},
+            "水の精": {"owner": "B", "geo": "荒野", "skills": "水"},
+        },
+        "cards": {"破壊の術": {"owner": "B", "condition": "水", "timing": "反撃", "effect": "destroy"}},
+        "variants": {"part_gone_at_resolution": choice},
+        "start": {"at": "normal_timing", "battle": {"advancing": "A", "geo": "荒野"}},
+    }
+    g = build_game(data, path=str(tmp_path / "t.yaml"))
+    g.apply("A: activate 火球 of 炎の魔術師 on 水の精")
+    g.apply("B: use 破壊の術 by 水の精 on 岩の巨人")
+    g.apply("A: pass")
+    g.apply("B: pass")
+    fire = next(o for o in g.table.outcomes if o.source == "火球")
+    assert fire.result == result
+    assert g.table.units["水の精"].acted == (result == "resolved")
+    if result == "fizzled":
+        assert fire.clause == "COST-5" and "promised part" in fire.reason
+    else:
+        assert any(e.clause == "COST-3" and "goes unpaid" in e.text for e in g.log)
+    # the machines decided it: the procedure took the recheck's own edge
+    edges = [e.trace.event for e in g.log if e.trace and e.trace.link is not None and e.trace.machine == PROCEDURE]
+    assert ("fizzle" if result == "fizzled" else "resolve") in edges

@@ -44,6 +44,17 @@ SPECS: tuple[VariantSpec, ...] = (
         N_("A fizzled 【代償】 gives its paid 代償 back."),
     ),
     VariantSpec(
+        "part_gone_at_resolution",
+        "COST-5",
+        "unpaid",
+        ("unpaid", "fizzles"),
+        N_(
+            "A 代償 paid at resolution (a designer's kind) whose promised part has left where it was to be "
+            "taken from: that part goes unpaid and the item resolves, or the item fizzles at its recheck, "
+            "as a skill card whose condition can no longer be met does (SC-6)."
+        ),
+    ),
+    VariantSpec(
         "counters_between_resolutions",
         "TIM-CTR-3",
         False,
