@@ -143,3 +143,35 @@ def test_cost_5_a_promised_part_gone_at_resolution_by_variant(tmp_path: Path, ch
     # the machines decided it: the procedure took the recheck's own edge
     edges = [e.trace.event for e in g.log if e.trace and e.trace.link is not None and e.trace.machine == PROCEDURE]
     assert ("fizzle" if result == "fizzled" else "resolve") in edges
+
+
+# ---------------------------------------------------------------- SYNC-1: a [戦闘] sync auto's partner leaves
+@pytest.mark.parametrize(("choice", "granted"), [("stays", {"火": 1}), ("lapses", {})])
+def test_sync_1_battle_auto_whose_partner_leaves_by_variant(choice: str, granted: dict[str, int]) -> None:
+    """SYNC-1 (variant sync_battle_auto_partner_left): 兄's 【同調】【自動】[戦闘] 共闘 grants it 火 at battle
+    start; then B takes 弟 out of the party.  `stays`: the grant lasts the battle; `lapses`: it stops at
+    once, as a continuous 【同調】【自動】 does, and the log says why."""
+    from conftest import at_own_normal_timing, make, pass_until, play
+
+    units = {
+        "兄": {
+            "owner": "A",
+            "skills": "風",
+            "geo": "本陣",
+            "party": "双子",
+            "abilities": [{"name": "共闘", "kind": "auto", "timing": "戦闘", "sync": "弟", "effect": "grant 火"}],
+        },
+        "弟": {"owner": "A", "skills": "風", "geo": "本陣", "party": "双子"},
+        "見張り": {"owner": "B", "skills": "水"},
+    }
+    cards = {"分断": {"owner": "B", "condition": "水", "timing": "通常", "effect": "leave_party"}}
+    g = make(units, cards, at="main_phase", variants={"sync_battle_auto_partner_left": choice})
+    play(g, "A: advance 兄 to 荒野")
+    assert g.table.units["兄"].skills.granted == {"火": 1}
+    pass_until(g, at_own_normal_timing("B"))
+    play(g, "B: use 分断 by 見張り on 弟")
+    pass_until(g, lambda g: any(o.source == "分断" for o in g.table.outcomes))
+    assert g.table.units["弟"].party is None
+    assert dict(g.table.units["兄"].skills.granted) == granted
+    lapsed = [e for e in g.log if e.clause == "SYNC-1" and "共闘" in e.text and "lapses" in e.text]
+    assert bool(lapsed) == (choice == "lapses")

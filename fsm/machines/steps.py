@@ -173,6 +173,8 @@ class BattleSteps:
                         continue
                     item = ChainItem(host.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
                     host.table.next_seq += 1
+                    if ab.sync:
+                        self._battle().synced.append((u.id, ab.name))  # variant sync_battle_auto_partner_left
                     activates = _("{label}[戦闘] {ability} of {unit} activates at battle start").format(
                         label=spec.label, ability=ab.name, unit=u.name
                     )

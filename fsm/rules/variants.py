@@ -50,8 +50,18 @@ SPECS: tuple[VariantSpec, ...] = (
         ("unpaid", "fizzles"),
         N_(
             "A 代償 paid at resolution (a designer's kind) whose promised part has left where it was to be "
-            "taken from: that part goes unpaid and the item resolves, or the item fizzles at its recheck, "
-            "as a skill card whose condition can no longer be met does (SC-6)."
+            "taken from: that part goes unpaid and the item resolves, or the item fizzles at its recheck "
+            "(COST-5), as a skill card whose condition can no longer be met does (SC-6)."
+        ),
+    ),
+    VariantSpec(
+        "sync_battle_auto_partner_left",
+        "SYNC-1",
+        "stays",
+        ("stays", "lapses"),
+        N_(
+            "A 【同調】【自動】[戦闘] whose partner leaves the party during the battle: what it did stays for "
+            "the battle, or it lapses at once (SYNC-1), as a continuous 【同調】【自動】 stops."
         ),
     ),
     VariantSpec(

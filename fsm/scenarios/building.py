@@ -95,9 +95,7 @@ def _ability(
     battle_only = f.flag("battle") or "battle" in timings
     effect = _effects(f.get("effect"), f.at("effect"))
     name = f.text("name") or kind
-    if why := unreadable(name, players):
-        message = _("ability name {name!r} cannot be written in a move: {why}")
-        raise BadInput(message.format(name=name, why=why), f.at("name"))
+    _readable(name, players, _("ability name"), f.at("name"))
     auto = rules.kinds[kind].usable in ("battle_start", "continuous")
     if battle_only:
         _check_battle(f, name, kind, auto, timings, rules)
@@ -142,6 +140,14 @@ def _cost(f: Fields, rules: Ruleset, kind: str, name: str) -> tuple[Pool, tuple[
         )
         raise BadInput(message.format(name=name, part=spoilt[0].text(), check=spoilt[1]), f.at("cost"))
     return skills, parts
+
+
+def _readable(name: str, players: tuple[str, str], thing: str, at: str) -> None:
+    """Names that moves name must read back from a move (fsm.table.moves.unreadable)."""
+    if why := unreadable(name, players):
+        raise BadInput(
+            _("{thing} {name!r} cannot be written in a move: {why}").format(thing=thing, name=name, why=why), at
+        )
 
 
 def _check_battle(f: Fields, name: str, kind: str, auto: bool, timings: tuple[str, ...], rules: Ruleset) -> None:
@@ -250,18 +256,13 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
     geos = table_of(data.get("geos"), where, data, "geos")
     for name, raw in geos.items():
         g = Fields(raw, where, _("geo {name}").format(name=name), {"holder", "limit"}, geos, name)
-        if why := unreadable(name, (a, b)):
-            raise BadInput(
-                _("geo {name!r} cannot be written in a move: {why}").format(name=name, why=why), where(geos, name)
-            )
+        _readable(name, (a, b), _("geo"), where(geos, name))
         holder = g.text("holder", None, (a, b))
         table.geos[name] = Geo(name, holder, g.number("limit", 99))
     units = table_of(data.get("units"), where, data, "units")
     for uid, raw in units.items():
         u = Fields(raw, where, _("unit {unit}").format(unit=uid), UNIT_KEYS, units, uid)
-        if why := unreadable(uid, (a, b)):
-            message = _("unit ID {unit!r} cannot be written in a move: {why}")
-            raise BadInput(message.format(unit=uid, why=why), where(units, uid))
+        _readable(uid, (a, b), _("unit ID"), where(units, uid))
         owner = _owner(u, (a, b), where)
         geo = u.text("geo")
         if geo is not None and geo not in table.geos:
@@ -288,9 +289,7 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
     cards = table_of(data.get("cards"), where, data, "cards")
     for cid, raw in cards.items():
         c = Fields(raw, where, _("card {card}").format(card=cid), CARD_KEYS, cards, cid)
-        if why := unreadable(cid, (a, b)):
-            message = _("card ID {card!r} cannot be written in a move: {why}")
-            raise BadInput(message.format(card=cid, why=why), where(cards, cid))
+        _readable(cid, (a, b), _("card ID"), where(cards, cid))
         owner = _owner(c, (a, b), where)
         ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
         zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
