@@ -175,3 +175,28 @@ def test_sync_1_battle_auto_whose_partner_leaves_by_variant(choice: str, granted
     assert dict(g.table.units["兄"].skills.granted) == granted
     lapsed = [e for e in g.log if e.clause == "SYNC-1" and "共闘" in e.text and "lapses" in e.text]
     assert bool(lapsed) == (choice == "lapses")
+
+
+# ---------------------------------------------------------------- QS-1: revealing a card nobody can use
+@pytest.mark.parametrize("choice", ["always", "usable_only"])
+def test_qs_1_reveal_without_a_unit_meeting_the_condition_by_variant(choice: str) -> None:
+    """QS-1 (variant quick_summon_reveal): 速攻の術 needs 風 and A's only unit in the battle has 土.
+    `always`: it may be revealed all the same; `usable_only`: refused under QS-1 until a unit that
+    can meet it takes part (風の子, quick-summoned).  奇襲 (土) may be revealed either way."""
+    from conftest import refused
+    from test_battle import qs_game
+
+    g = qs_game(variants={"quick_summon_reveal": choice})
+    g.apply("A: pass")  # no summon
+    g.apply("A: pass")  # no equip: A's reveal step
+    assert g.why_not("A: reveal 奇襲").legal
+    if choice == "always":
+        assert g.why_not("A: reveal 速攻の術").legal
+    else:
+        err = refused(g, "A: reveal 速攻の術", "QS-1")
+        assert "quick_summon_reveal=usable_only" in err.message
+        summoned = qs_game(variants={"quick_summon_reveal": choice})
+        summoned.apply("A: summon 風の子")
+        summoned.apply("A: pass")
+        summoned.apply("A: pass")
+        assert summoned.why_not("A: reveal 速攻の術").legal

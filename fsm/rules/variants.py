@@ -65,6 +65,16 @@ SPECS: tuple[VariantSpec, ...] = (
         ),
     ),
     VariantSpec(
+        "quick_summon_reveal",
+        "QS-1",
+        "always",
+        ("always", "usable_only"),
+        N_(
+            "Whether a quick-summon card may be revealed (QS-1) when no unit of its player in the battle "
+            "can meet its condition: always, or only when one can."
+        ),
+    ),
+    VariantSpec(
         "counters_between_resolutions",
         "TIM-CTR-3",
         False,
