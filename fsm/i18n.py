@@ -22,11 +22,12 @@ How to add one: docs/i18n.md.
 
 from __future__ import annotations
 
+import difflib
 import gettext as _gettext
 import io
 import os
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -142,6 +143,19 @@ _ = gettext
 def either(ja: str, en: str) -> str:
     """One of a pair kept as data (a label's ``ja`` and ``en``), in the language chosen now."""
     return ja if language() == "ja" else en
+
+
+def did_you_mean(word: object, choices: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the known word closest to a misspelt one, or "" when none is close."""
+    close = difflib.get_close_matches(
+        str(word), [str(c) for c in choices], n=1, cutoff=0.5
+    )  # 0.5: one character of two (反激 for 反撃)
+    return " " + gettext("(did you mean {word!r}?)").format(word=close[0]) if close else ""
+
+
+def more_problems(n: int, where: str) -> BadInput:
+    """The last line of a long list of problems: how many more there are."""
+    return BadInput(gettext("{n} more problems not shown; fix these and run again").format(n=n), where)
 
 
 @contextmanager

@@ -127,8 +127,8 @@ def test_a_malformed_designers_file_is_refused_in_japanese_with_its_place(tmp_pa
     )
     with using("ja"), pytest.raises(BadInput) as err:
         load_rules([bad])
-    assert err.value.where == f"{bad}: kind.rest.fizzle_if"
-    assert str(err.value).startswith(f"{bad}: kind.rest.fizzle_if: 代価（行動完了にする）は宣言時に払うので")
+    assert err.value.where == f"{bad}:11: kind.rest.fizzle_if"  # the line of fizzle_if
+    assert str(err.value).startswith(f"{bad}:11: kind.rest.fizzle_if: 代価（行動完了にする）は宣言時に払うので")
 
 
 def test_a_designers_file_that_is_not_valid_yaml_is_refused_in_japanese_at_its_line(

@@ -68,7 +68,11 @@ def test_fsm_run_fails_a_file_that_over_claims_its_clauses(tmp_path: Path, capsy
     assert any(e.clause == "AB-1" for e in play(REPO / "scenarios" / path.name).game.log)  # it IS in the log
     assert main(["run", str(path)]) == 1
     out = capsys.readouterr().out
-    assert f"{path}:2 (clauses): lists AB-1, but no expectation verifies it" in out
+    line = next(
+        n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text.startswith("clauses:")
+    )
+    assert line == 3  # under the schema line and the title
+    assert f"{path}:{line} (clauses): lists AB-1, but no expectation verifies it" in out
 
 
 def test_a_steps_line_verifies_a_listed_clause(tmp_path: Path) -> None:

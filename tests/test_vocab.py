@@ -126,7 +126,8 @@ def test_cost_3_sc_4_a_price_the_kind_cannot_pay_is_refused_at_load(
     path.write_text(text, encoding="utf-8")
     with pytest.raises(BadInput) as err:
         builtin().extend(path)
-    assert err.value.where == f"{path}: {key}"
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(key.split(".")[-1]))
+    assert err.value.where == f"{path}:{line}: {key}"  # the file, the line of the setting, the key
     assert why in err.value.message and "choose another price or category" in err.value.message
 
 
@@ -158,7 +159,8 @@ def test_sd_7_a_price_that_fizzles_its_own_recheck_is_refused_at_load(tmp_path: 
     path = _trial_rules(tmp_path, "discard_self", "declare")
     with pytest.raises(BadInput) as err:
         builtin().extend(path)
-    assert err.value.where == f"{path}: kind.trial.fizzle_if" and "always fizzle" in err.value.message
+    assert err.value.where.startswith(f"{path}:") and err.value.where.endswith(": kind.trial.fizzle_if")
+    assert "always fizzle" in err.value.message
 
 
 #: Every (price, paid at) an ability kind rechecking TRIAL_RECHECK may have, as the loader says.

@@ -25,10 +25,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
             result = play(path, overrides=overrides)
         except BadInput as err:
             counts[2] += 1
-            print(f"fsm run: {err}", file=sys.stderr)
-            if args.json:
-                error = {"type": "error", "file": path, "where": err.where, "message": err.message}
-                print(json.dumps(error, ensure_ascii=False))
+            for problem in err.problems:  # every problem of the file, each on its line
+                print(f"fsm run: {problem}", file=sys.stderr)
+                if args.json:
+                    error = {"type": "error", "file": path, "where": problem.where, "message": problem.message}
+                    print(json.dumps(error, ensure_ascii=False))
             continue
         counts[0 if result.ok else 1] += 1
         if args.json:
@@ -74,7 +75,8 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     try:
         result = play(args.file, overrides=overrides, expectations=False)
     except BadInput as err:
-        print(f"fsm moves: {err}", file=sys.stderr)
+        for problem in err.problems:
+            print(f"fsm moves: {problem}", file=sys.stderr)
         return 2
     game = result.game
     for f in result.failures:  # stopped: a move of the file was refused, the game stands just before it

@@ -9,7 +9,7 @@ Each returns None, or the (clause, message) of the rule that forbids the move.
 from __future__ import annotations
 
 from fsm.engine.seat import Seat
-from fsm.i18n import _
+from fsm.i18n import _, did_you_mean
 from fsm.machines.chain import priority
 from fsm.rules.skills import Condition, Pool, can_pay, fmt
 from fsm.rules.timing import refusal_clause, use_as
@@ -157,7 +157,7 @@ def target_problem(seat: Seat, target: str, spec: KindSpec, kind: str) -> Proble
     if kind == "unit":
         u = t.units.get(target)
         if u is None:
-            return (clause, _("no unit {target!r}").format(target=target))
+            return (clause, _("no unit {target!r}").format(target=target) + did_you_mean(target, t.units))
         if not u.on_field:
             return (clause, _("{unit} is not on the field").format(unit=u.name))
         if limit and not seat.in_battle(u):

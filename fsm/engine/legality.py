@@ -11,7 +11,7 @@ from __future__ import annotations
 from fsm.engine.declaring import Problem, condition_problem, use_problem, wait_for_priority
 from fsm.engine.seat import Seat
 from fsm.errors import BadInput
-from fsm.i18n import _
+from fsm.i18n import _, did_you_mean
 from fsm.machines.chain import priority
 from fsm.spec import paying
 from fsm.table.moves import Move
@@ -238,11 +238,10 @@ class Legality:
         ab = next((a for a in u.abilities if a.name == m.ability), None)
         if ab is None:
             names = ", ".join(a.name for a in u.abilities) or "none"
-            raise BadInput(
-                _("{unit} has no ability {ability!r}; its abilities: {names}").format(
-                    unit=u.name, ability=m.ability, names=names
-                )
+            message = _("{unit} has no ability {ability!r}; its abilities: {names}").format(
+                unit=u.name, ability=m.ability, names=names
             )
+            raise BadInput(message + did_you_mean(m.ability, (a.name for a in u.abilities)))
         spec = seat.rules.kind(ab.kind, sync=ab.sync is not None)
         if u.owner != m.player:
             return (

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fsm.errors import BadInput
-from fsm.i18n import _
+from fsm.i18n import _, did_you_mean
 from fsm.rules.skills import SYMBOLS, Pool, fmt, pool
 
 TAKES = ("card", "unit", "equip")
@@ -123,7 +123,8 @@ def part_kind_from_data(key: str, data: Mapping[str, Any], where: str) -> PartKi
         value = data.get(name, default)
         if value not in allowed:
             message = _("{key} = {value!r} is not one of: {allowed}")
-            raise BadInput(message.format(key=name, value=value, allowed=", ".join(allowed)), f"{where}.{name}")
+            hint = did_you_mean(value, allowed) if isinstance(value, str) else ""
+            raise BadInput(message.format(key=name, value=value, allowed=", ".join(allowed)) + hint, f"{where}.{name}")
         return str(value)
 
     take = choice("take", TAKES)
@@ -179,7 +180,8 @@ def _kind(word: str, kinds: Mapping[str, PartKind], where: str) -> PartKind:
         message = _(
             "unknown 代償 part {word!r}; a 代償 is skill symbols ({symbols}) and parts: {parts} (COST-3, SYM-1)"
         )
-        raise BadInput(message.format(word=word, symbols=" ".join(SYMBOLS), parts=words(kinds)), where)
+        hint = did_you_mean(word, [w for k in kinds.values() for w in (k.key, k.ja, k.en)])
+        raise BadInput(message.format(word=word, symbols=" ".join(SYMBOLS), parts=words(kinds)) + hint, where)
     return found
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from fsm.errors import BadInput
-from fsm.i18n import _
+from fsm.i18n import _, did_you_mean
 
 FIRE, WATER, EARTH, WIND, HOLY, DEMON, NEUTRAL, ALL, TOOL = (
     "火",
@@ -73,7 +73,8 @@ def symbol(text: str, where: str = "") -> str:
     s = _ALIASES.get(s.lower(), s)
     if s not in SYMBOLS:
         message = _("unknown skill symbol {symbol!r}; use one of {symbols} (SYM-1)")
-        raise BadInput(message.format(symbol=text, symbols=" ".join(SYMBOLS)), where)
+        hint = did_you_mean(s, [*SYMBOLS, *_ALIASES])
+        raise BadInput(message.format(symbol=text, symbols=" ".join(SYMBOLS)) + hint, where)
     return s
 
 

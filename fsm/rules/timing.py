@@ -17,9 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from fsm.errors import BadInput
-from fsm.i18n import N_, _
+from fsm.i18n import N_, _, did_you_mean
 
 ROLES = ("action", "counter", "auto")
+#: The settings of a ``[timing.NAME]`` table.
+SETTINGS = ("ja", "en", "short", "role", "at", "answers", "during", "clause")
+COMBINATION_SETTINGS = ("timings", "clause")
 ACTION_POINTS = ("own_main", "own_normal")
 DURING = ("any", "attack", "speed")
 
@@ -63,7 +66,7 @@ def _words(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpec:
     """Validate one ``[timing.NAME]`` table; errors name the file and the key."""
-    known = {"ja", "en", "role", "at", "answers", "during", "clause", "short"}
+    known = set(SETTINGS)
     for extra in sorted(set(data) - known):
         message = _("unknown setting {setting!r}; known: {known}")
         raise BadInput(message.format(setting=extra, known=", ".join(sorted(known))), f"{where}.{extra}")
@@ -75,7 +78,8 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     role = data.get("role")
     if role not in ROLES:
         message = _("{key} = {value!r} is not one of: {allowed}")
-        raise BadInput(message.format(key="role", value=role, allowed=", ".join(ROLES)), f"{where}.role")
+        hint = did_you_mean(role, ROLES) if isinstance(role, str) else ""
+        raise BadInput(message.format(key="role", value=role, allowed=", ".join(ROLES)) + hint, f"{where}.role")
     if role != "action" and "at" in data:
         raise BadInput(_("`at` is for action timings; a {role} timing has none").format(role=role), f"{where}.at")
     if role != "counter" and ("answers" in data or "during" in data):
@@ -86,7 +90,8 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     for point in at:
         if point not in ACTION_POINTS:
             message = _("{point!r} is not a point; use: {points}")
-            raise BadInput(message.format(point=point, points=", ".join(ACTION_POINTS)), f"{where}.at")
+            hint = did_you_mean(point, ACTION_POINTS)
+            raise BadInput(message.format(point=point, points=", ".join(ACTION_POINTS)) + hint, f"{where}.at")
     if role == "action" and not at:
         raise BadInput(_("an action timing needs `at` (own_main or own_normal)"), f"{where}.at")
     answers = _words(data, "answers", where)
@@ -95,7 +100,8 @@ def timing_from_data(key: str, data: Mapping[str, Any], where: str) -> TimingSpe
     during = data.get("during", "any")
     if during not in DURING:
         message = _("{key} = {value!r} is not one of: {allowed}")
-        raise BadInput(message.format(key="during", value=during, allowed=", ".join(DURING)), f"{where}.during")
+        hint = did_you_mean(during, DURING) if isinstance(during, str) else ""
+        raise BadInput(message.format(key="during", value=during, allowed=", ".join(DURING)) + hint, f"{where}.during")
     return TimingSpec(
         key=key,
         ja=data["ja"],
@@ -126,7 +132,7 @@ def combination_from_data(
     key: str, data: Mapping[str, Any], timings: Mapping[str, TimingSpec], where: str
 ) -> Combination:
     """Validate one ``[combination.NAME]`` table; errors name the file and the key."""
-    for extra in sorted(set(data) - {"timings", "clause"}):
+    for extra in sorted(set(data) - set(COMBINATION_SETTINGS)):
         message = _("unknown setting {setting!r}; known: {known}")
         raise BadInput(message.format(setting=extra, known="clause, timings"), f"{where}.{extra}")
     keys = data.get("timings")
@@ -153,12 +159,12 @@ def parse_timings(text: str | Sequence[str], timings: Mapping[str, TimingSpec], 
                 by_name[name.strip()] = spec.key
     keys = []
     for part in parts:
-        key = by_name.get(str(part).strip().strip("[]"))
+        word = str(part).strip().strip("[]")
+        key = by_name.get(word)
         if key is None:
             known = " ".join(s.label for s in timings.values())
-            raise BadInput(
-                _("unknown timing {timing!r}; known timings: {known}").format(timing=part, known=known), where
-            )
+            message = _("unknown timing {timing!r}; known timings: {known}").format(timing=part, known=known)
+            raise BadInput(message + did_you_mean(word, by_name), where)
         keys.append(key)
     return tuple(dict.fromkeys(keys))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fsm.errors import BadInput
-from fsm.i18n import N_, _
+from fsm.i18n import N_, _, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -265,9 +265,8 @@ class Variants(Mapping[str, Any]):
         for name, value in {**(values or {}), **kwargs}.items():
             spec = BY_NAME.get(name)
             if spec is None:
-                raise BadInput(
-                    _("unknown rule variant {name!r}; known: {known}").format(name=name, known=", ".join(BY_NAME))
-                )
+                message = _("unknown rule variant {name!r}; known: {known}").format(name=name, known=", ".join(BY_NAME))
+                raise BadInput(message + did_you_mean(name, BY_NAME))
             value = read_bool(value) if isinstance(spec.default, bool) else value
             if value not in spec.choices:
                 message = _("rule variant {name} cannot be {value!r}; choose one of: {choices}")
@@ -360,9 +359,8 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     if not raw.strip():
         spec = BY_NAME.get(name)
         if spec is None:
-            raise BadInput(
-                _("unknown rule variant {name!r}; known: {known}").format(name=name, known=", ".join(BY_NAME))
-            )
+            message = _("unknown rule variant {name!r}; known: {known}").format(name=name, known=", ".join(BY_NAME))
+            raise BadInput(message + did_you_mean(name, BY_NAME))
         message = _("{name} needs a value: write {name}=VALUE, one of: {choices}")
         raise BadInput(message.format(name=name, choices=choices_text(spec)))
     value = Variants({name: raw.strip()})[name]  # validate now, with the variant's own message

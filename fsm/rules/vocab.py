@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from fsm.errors import BadInput
-from fsm.i18n import _
+from fsm.i18n import _, did_you_mean
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,7 +65,8 @@ class Registry(Generic[F]):
         entry = self._entries.get(key) if isinstance(key, str) else None
         if entry is None:
             message = _("unknown {what} {key!r}; {what}s: {known}")
-            raise BadInput(message.format(what=_(self.what), key=key, known=", ".join(self._entries)), where)
+            hint = did_you_mean(key, self._entries) if isinstance(key, str) else ""
+            raise BadInput(message.format(what=_(self.what), key=key, known=", ".join(self._entries)) + hint, where)
         return entry
 
     def __getitem__(self, key: str) -> Entry[F]:

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from fsm.engine.game import Game
-from fsm.errors import BadInput
-from fsm.i18n import _
+from fsm.errors import BadInput, Problems
+from fsm.i18n import _, did_you_mean
 from fsm.rules.price_parts import Part, read_cost
 from fsm.rules.skills import Condition, Pool, SkillPool
 from fsm.rules.timing import parse_timings
@@ -46,6 +46,9 @@ def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
 
 
 TARGET_KINDS = ("unit", "player", "geo", "equip", "none", "self")
+UNIT_ZONES = ("hand", "field", "graveyard")
+CARD_ZONES = ("hand", "revealed", "equipped", "graveyard")
+CARD_TYPES = ("skill", "equip")
 UNIT_KEYS = {"owner", "name", "level", "speed", "skills", "abilities", "zone", "geo", "party", "acted", "marched",
              "quick_summon", "used"}  # fmt: skip
 ABILITY_KEYS = {"name", "kind", "timing", "cost", "effect", "dice", "min_roll", "target", "sync", "battle"}
@@ -67,7 +70,7 @@ def _timings(f: Fields, rules: Ruleset) -> tuple[str, ...]:
     return parse_timings(raw, rules.timings, f.at("timing"))
 
 
-def _owner(f: Fields, players: tuple[str, str], where: Where) -> str:
+def _owner(f: Fields, players: tuple[str, ...], where: Where) -> str:
     """Every unit and card belongs to one of the two players."""
     owner = f.get("owner")
     if owner not in players:
@@ -87,8 +90,8 @@ def _ability(
             _("an ability needs `kind:`, one of: {kinds}").format(kinds=", ".join(rules.kinds)), f.at("kind")
         )
     if kind not in rules.kinds:
-        message = _("unknown ability kind {kind!r}; kinds: {kinds}")
-        raise BadInput(message.format(kind=kind, kinds=", ".join(rules.kinds)), f.at("kind"))
+        message = _("unknown ability kind {kind!r}; kinds: {kinds}").format(kind=kind, kinds=", ".join(rules.kinds))
+        raise BadInput(message + did_you_mean(kind, rules.kinds), f.at("kind"))
     if rules.kinds[kind].category != "ability":
         raise BadInput(_("{kind!r} is not an ability kind").format(kind=kind), f.at("kind"))
     timings = _timings(f, rules)
@@ -237,9 +240,56 @@ def _check_auto(f: Fields, name: str, target: str, battle_only: bool, effect: tu
         )
 
 
-def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>") -> Table:
-    """Set up a table from a scenario's set-up keys (players, seed, geos, units, cards)."""
+def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>",
+                problems: Problems | None = None) -> Table:  # fmt: skip
+    """Set up a table from a scenario's set-up keys (players, seed, geos, units, cards).
+
+    Each geo, unit and card is read on its own, so one run reports the problems of them all
+    (:class:`~fsm.errors.Problems`); a unit that could not be read stands on the table as a
+    bare placeholder, so that what names it is not refused a second time.  Given ``problems``,
+    they are added there (the table returned as far as it could be read), else raised.
+    """
     where = Where(path)
+    mine = problems is None
+    problems = Problems() if problems is None else problems
+    players = ["A", "B"]
+    with problems.item():
+        players = _players(data, where)
+    seed = 0
+    with problems.item():
+        seed = _seed(data, where)
+    a, b = players
+    table = Table(players=(a, b), seed=seed, active=a)
+    geos: Mapping[str, Any] = {}
+    with problems.item():
+        geos = table_of(data.get("geos"), where, data, "geos")
+    for name, raw in geos.items():
+        with problems.item():
+            g = Fields(raw, where, _("geo {name}").format(name=name), {"holder", "limit"}, geos, name)
+            _readable(name, (a, b), _("geo"), where(geos, name))
+            table.geos[name] = Geo(name, g.text("holder", None, (a, b)), g.number("limit", 99))
+    units: Mapping[str, Any] = {}
+    with problems.item():
+        units = table_of(data.get("units"), where, data, "units")
+    for uid, raw in units.items():
+        table.units[uid] = _placeholder(uid, raw, table)
+        with problems.item():
+            table.units[uid] = _unit(uid, raw, units, table, rules, where)
+    cards: Mapping[str, Any] = {}
+    with problems.item():
+        cards = table_of(data.get("cards"), where, data, "cards")
+    for cid, raw in cards.items():
+        with problems.item():
+            table.cards[cid] = _card(cid, raw, cards, table, rules, where)
+    if not problems:  # the filters are checked against the table as the file sets it
+        with problems.item():
+            _check_filters(table, units, where)
+    if mine:
+        problems.raise_all()
+    return table
+
+
+def _players(data: Mapping[str, Any], where: Where) -> list[str]:
     players = data.get("players", ["A", "B"])
     if (
         not isinstance(players, list)
@@ -248,37 +298,52 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
         or players[0] == players[1]
     ):
         raise BadInput(_("players must be a list of two different names, e.g. [A, B]"), where(data, "players"))
-    a, b = players
+    return [str(p) for p in players]
+
+
+def _seed(data: Mapping[str, Any], where: Where) -> int:
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadInput(_("seed must be a whole number, got {value}").format(value=as_named(seed)), where(data, "seed"))
-    table = Table(players=(a, b), seed=seed, active=a)
-    geos = table_of(data.get("geos"), where, data, "geos")
-    for name, raw in geos.items():
-        g = Fields(raw, where, _("geo {name}").format(name=name), {"holder", "limit"}, geos, name)
-        _readable(name, (a, b), _("geo"), where(geos, name))
-        holder = g.text("holder", None, (a, b))
-        table.geos[name] = Geo(name, holder, g.number("limit", 99))
-    units = table_of(data.get("units"), where, data, "units")
-    for uid, raw in units.items():
-        u = Fields(raw, where, _("unit {unit}").format(unit=uid), UNIT_KEYS, units, uid)
-        _readable(uid, (a, b), _("unit ID"), where(units, uid))
-        owner = _owner(u, (a, b), where)
+    return seed
+
+
+def _placeholder(uid: str, raw: Any, table: Table) -> Unit:
+    """What stands for a unit that could not be read: its owner and geo, where the file gives them."""
+    known = raw if isinstance(raw, Mapping) else {}
+    owner, geo = known.get("owner"), known.get("geo")
+    return Unit(uid, uid, owner if owner in table.players else table.players[0],
+                geo=geo if isinstance(geo, str) and geo in table.geos else None)  # fmt: skip
+
+
+def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Ruleset, where: Where) -> Unit:
+    u = Fields(raw, where, _("unit {unit}").format(unit=uid), UNIT_KEYS, units, uid)
+    _readable(uid, table.players, _("unit ID"), where(units, uid))
+    problems = Problems()
+    owner, geo = table.players[0], None
+    with problems.item():
+        owner = _owner(u, table.players, where)
+    with problems.item():
         geo = u.text("geo")
         if geo is not None and geo not in table.geos:
-            raise BadInput(no_geo(geo, table.geos), u.at("geo"))
+            raise BadInput(no_geo(geo, table.geos) + did_you_mean(geo, table.geos), u.at("geo"))
+    abilities = []
+    with problems.item():
         raw_abilities = list_of(u.get("abilities"), where, u.data, "abilities")
-        table.units[uid] = Unit(
+        for i, x in enumerate(raw_abilities):
+            with problems.item():
+                abilities.append(_ability(x, where, uid, raw_abilities, i, rules, table.players))
+    unit = None
+    with problems.item():
+        unit = Unit(
             id=uid,
             name=u.text("name", uid) or uid,
             owner=owner,
             level=u.number("level", 1),
             speed=u.number("speed", 0, minimum=-99),
             skills=SkillPool(base=u.symbols("skills")),
-            abilities=tuple(
-                _ability(x, where, uid, raw_abilities, i, rules, (a, b)) for i, x in enumerate(raw_abilities)
-            ),
-            zone=u.text("zone", "field", ("hand", "field", "graveyard")) or "field",
+            abilities=tuple(abilities),
+            zone=u.text("zone", "field", UNIT_ZONES) or "field",
             geo=geo,
             party=u.text("party"),
             acted=u.flag("acted"),
@@ -286,50 +351,53 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
             quick_summon=u.flag("quick_summon"),
             declared=set(u.names("used")),
         )
-    cards = table_of(data.get("cards"), where, data, "cards")
-    for cid, raw in cards.items():
-        c = Fields(raw, where, _("card {card}").format(card=cid), CARD_KEYS, cards, cid)
-        _readable(cid, (a, b), _("card ID"), where(cards, cid))
-        owner = _owner(c, (a, b), where)
-        ctype = c.text("type", "skill", ("skill", "equip")) or "skill"
-        zone = c.text("zone", "hand", ("hand", "revealed", "equipped", "graveyard")) or "hand"
-        equipped_to = c.text("equipped_to")
-        if zone == "equipped" and equipped_to not in table.units:
-            message = _("an equipped card needs equipped_to: UNIT (one of {units})")
-            raise BadInput(message.format(units=", ".join(table.units)), c.at("zone"))
-        timings = _timings(c, rules)
-        if ctype == "skill" and not timings:
-            raise BadInput(_("a skill card needs a timing, e.g. 通常 or 反撃"), where(c.data))
-        auto = [rules.timings[k].ja for k in timings if rules.timings[k].role == "auto"]
-        if ctype == "skill" and auto:
-            # TIM-BTL: [戦闘] is how a 【自動】 takes effect by itself; a card is declared (SC-4)
-            raise BadInput(
-                _(
-                    "card {card} has the timing [{timing}], which only a 【自動】 ability takes effect under "
-                    "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
-                    "[{timing}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃"
-                ).format(card=cid, timing=auto[0]),
-                c.at("timing"),
-            )
-        if c.flag("quick_summon"):
-            _check_quick_summon(c, cid, ctype, timings, rules)
-        table.cards[cid] = Card(
-            id=cid,
-            name=c.text("name", cid) or cid,
-            owner=owner,
-            type=ctype,
-            condition=Condition.of(c.symbols("condition"), c.text("name_condition"), c.at("condition")),
-            timings=timings,
-            effect=_effects(c.get("effect"), c.at("effect")),
-            dice=c.flag("dice"),
-            min_roll=c.number("min_roll", 0),
-            target=c.text("target", "unit", TARGET_KINDS) or "unit",
-            quick_summon=c.flag("quick_summon"),
-            zone=zone,
-            equipped_to=equipped_to if zone == "equipped" else None,
+    problems.raise_all()
+    assert unit is not None  # built, or a problem was raised
+    return unit
+
+
+def _card(cid: str, raw: Any, cards: Mapping[str, Any], table: Table, rules: Ruleset, where: Where) -> Card:
+    c = Fields(raw, where, _("card {card}").format(card=cid), CARD_KEYS, cards, cid)
+    _readable(cid, table.players, _("card ID"), where(cards, cid))
+    owner = _owner(c, table.players, where)
+    ctype = c.text("type", "skill", CARD_TYPES) or "skill"
+    zone = c.text("zone", "hand", CARD_ZONES) or "hand"
+    equipped_to = c.text("equipped_to")
+    if zone == "equipped" and equipped_to not in table.units:
+        message = _("an equipped card needs equipped_to: UNIT (one of {units})")
+        hint = did_you_mean(equipped_to, table.units) if equipped_to else ""
+        raise BadInput(message.format(units=", ".join(table.units)) + hint, c.at("zone"))
+    timings = _timings(c, rules)
+    if ctype == "skill" and not timings:
+        raise BadInput(_("a skill card needs a timing, e.g. 通常 or 反撃"), where(c.data))
+    auto = [rules.timings[k].ja for k in timings if rules.timings[k].role == "auto"]
+    if ctype == "skill" and auto:
+        # TIM-BTL: [戦闘] is how a 【自動】 takes effect by itself; a card is declared (SC-4)
+        raise BadInput(
+            _(
+                "card {card} has the timing [{timing}], which only a 【自動】 ability takes effect under "
+                "(TIM-BTL); a skill card is declared by a player at one of its timings (SC-4), so under "
+                "[{timing}] it could never be used. Give it the timing it is used in, e.g. 通常 or 反撃"
+            ).format(card=cid, timing=auto[0]),
+            c.at("timing"),
         )
-    _check_filters(table, units, where)
-    return table
+    if c.flag("quick_summon"):
+        _check_quick_summon(c, cid, ctype, timings, rules)
+    return Card(
+        id=cid,
+        name=c.text("name", cid) or cid,
+        owner=owner,
+        type=ctype,
+        condition=Condition.of(c.symbols("condition"), c.text("name_condition"), c.at("condition")),
+        timings=timings,
+        effect=_effects(c.get("effect"), c.at("effect")),
+        dice=c.flag("dice"),
+        min_roll=c.number("min_roll", 0),
+        target=c.text("target", "unit", TARGET_KINDS) or "unit",
+        quick_summon=c.flag("quick_summon"),
+        zone=zone,
+        equipped_to=equipped_to if zone == "equipped" else None,
+    )
 
 
 def _check_filters(table: Table, units: Mapping[str, Any], where: Where) -> None:
@@ -363,20 +431,33 @@ def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str 
     ``variants`` replaces the scenario's own ``variants:``; ``overrides`` is applied on top of them.
     """
     where = Where(path)
+    problems = Problems()
     rules = rules or builtin()
-    for extra in list_of(data.get("rules"), where, data, "rules", single=True):
-        if not isinstance(extra, str):
-            raise BadInput(
-                _("rules must list file names, got {value}").format(value=as_named(extra)), where(data, "rules")
-            )
-        rules = rules.extend(Path(path).parent / extra)
-    table = build_table(data, rules, path)
-    if variants is None:
-        variants = _variants(data, where, overrides)
-    elif overrides:
-        variants = Variants({**variants, **overrides})
-    start = Fields(data.get("start"), where, "start", {"at", "active", "battle"}, data, "start")
-    at = start.text("at", "main_phase", Game.STARTS) or "main_phase"
+    with problems.item():
+        for extra in list_of(data.get("rules"), where, data, "rules", single=True):
+            if not isinstance(extra, str):
+                message = _("rules must list file names, got {value}").format(value=as_named(extra))
+                raise BadInput(message, where(data, "rules"))
+            rules = rules.extend(Path(path).parent / extra)
+    table = build_table(data, rules, path, problems)
+    with problems.item():
+        if variants is None:
+            variants = _variants(data, where, overrides)
+        elif overrides:
+            variants = Variants({**variants, **overrides})
+    at = "main_phase"
+    with problems.item():
+        start = Fields(data.get("start"), where, "start", {"at", "active", "battle"}, data, "start")
+        at = start.text("at", "main_phase", Game.STARTS) or "main_phase"
+        _start(start, at, table, where)
+    problems.raise_all()
+    game = Game(table, rules, variants, lang)
+    game.begin(at)
+    return game
+
+
+def _start(start: Fields, at: str, table: Table, where: Where) -> None:
+    """Who is active, and the battle in progress the file starts in (``start:``)."""
     if "active" in start.data:
         table.active = start.text("active", None, table.players) or table.active
     if start.get("battle") is not None:
@@ -384,9 +465,6 @@ def build_game(data: Mapping[str, Any], rules: Ruleset | None = None, path: str 
         table.active = table.battle.advancing
     elif at != "main_phase":
         raise BadInput(_("starting at {at} needs start.battle (advancing, geo)").format(at=at), start.at("at"))
-    game = Game(table, rules, variants, lang)
-    game.begin(at)
-    return game
 
 
 def _battle(start: Fields, table: Table, where: Where) -> Battle:

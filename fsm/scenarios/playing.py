@@ -39,13 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fsm.engine.game import Game, LogEntry
-from fsm.errors import BadInput, RuleViolation
-from fsm.i18n import _, language, using
+from fsm.engine.game import Game, LogEntry, Verdict
+from fsm.errors import BadInput, Problems, RuleViolation
+from fsm.i18n import _, did_you_mean, language, more_problems, using
 from fsm.rules.catalogue import CLAUSES
 from fsm.rules.variants import Variants
 from fsm.scenarios.building import build_game
-from fsm.scenarios.checking import Failure, check
+from fsm.scenarios.checking import EXPECT_KEYS, Failure, check
 from fsm.scenarios.reading import (
     Fields,
     Where,
@@ -58,6 +58,7 @@ from fsm.scenarios.reading import (
     table_of,
 )
 from fsm.spec.ruleset import Ruleset
+from fsm.table.moves import parse as parse_move
 
 
 @dataclass
@@ -96,27 +97,72 @@ def load(
     overrides: Mapping[str, Any] | None = None,
     lang: str | None = None,
 ) -> tuple[Game, Mapping[str, Any]]:
-    """Read a scenario and set up its game; bad files raise :class:`BadInput` with file:line."""
-    p = Path(path)
+    """Read a scenario and set up its game; bad files raise :class:`BadInput` with file:line, every
+    problem of the file at once (up to :data:`fsm.errors.LIMIT`), its moves' own words included."""
+    game, data, _moves = _set_up(Path(path), variants, rules, overrides, lang)
+    return game, data
+
+
+def _set_up(
+    p: Path,
+    variants: Variants | None,
+    rules: Ruleset | None,
+    overrides: Mapping[str, Any] | None,
+    lang: str | None,
+) -> tuple[Game, Mapping[str, Any], list[Any]]:
+    """The game, the file and its ``moves:``; any problem of the set-up raises them all, together
+    with those of the moves' own words (a move error hides no set-up error, nor the reverse)."""
+    game, data, problems = _load(p, variants, rules, overrides, lang)
+    where = Where(str(p))
+    moves: list[Any] = []
+    with problems.item():
+        moves = list_of(data.get("moves"), where, data, "moves")
+    if game is None or problems:
+        _read_moves(moves, 0, where, problems)
+        _raise(problems, p)
+    assert game is not None  # built, or a problem was raised
+    return game, data, moves
+
+
+def _load(
+    p: Path,
+    variants: Variants | None,
+    rules: Ruleset | None,
+    overrides: Mapping[str, Any] | None,
+    lang: str | None,
+) -> tuple[Game | None, Mapping[str, Any], Problems]:
+    """The game as far as the file sets it up (None if it could not be) and the problems found on the way."""
     data = read_yaml(p)
     if not isinstance(data, Mapping):
         message = _("a scenario is a mapping with players, units, moves, expect ..., got {value}")
         raise BadInput(message.format(value=as_named(data)), f"{p}:1")
     where = Where(str(p))
-    check_keys(data, TOP_KEYS, where, _("the scenario"))
+    problems = Problems()
+    with problems.item():
+        check_keys(data, TOP_KEYS, where, _("the scenario"))
     for key in ("title", "title_ja", "notes", "notes_ja"):
         if key in data and not isinstance(data[key], str):
-            raise BadInput(
-                _("{key} must be text, got {value}").format(key=key, value=as_named(data[key])), where(data, key)
-            )
-    clause_ids(data.get("clauses"), where, data, "clauses")
+            message = _("{key} must be text, got {value}").format(key=key, value=as_named(data[key]))
+            problems.add(BadInput(message, where(data, key)))
+    with problems.item():
+        clause_ids(data.get("clauses"), where, data, "clauses")
+    game = None
     try:
-        return build_game(data, rules, str(p), variants, overrides, lang), data
+        game = build_game(data, rules, str(p), variants, overrides, lang)
     except BadInput as err:
-        if err.where.startswith(str(p)) or err.where == "--variant":
-            raise
         # raised below the scenario reader (e.g. Game.begin): say which file
-        raise BadInput(err.message, f"{p}" + (f" ({err.where})" if err.where else "")) from None
+        problems.add(err.relocated(lambda e: _in_file(e, p)))
+    return game, data, problems
+
+
+def _in_file(err: BadInput, p: Path) -> str:
+    if err.where.startswith(str(p)) or err.where == "--variant":
+        return err.where
+    return f"{p}" + (f" ({err.where})" if err.where else "")
+
+
+def _raise(problems: Problems, path: str | Path) -> None:
+    problems.raise_all(lambda n: more_problems(n, str(path)))
 
 
 def play(
@@ -164,38 +210,81 @@ def _play(
     expectations: bool,
     lang: str,
 ) -> Result:
-    game, data = load(path, variants, rules, overrides, lang)
-    where = Where(str(path))
-    result = Result(str(path), prose(data, "title", lang) or Path(path).stem, game)
+    p = Path(path)
+    where = Where(str(p))
+    game, data, moves = _set_up(p, variants, rules, overrides, lang)
+    problems = Problems()
+    result = Result(str(path), prose(data, "title", lang) or p.stem, game)
     result.notes = prose(data, "notes", lang)
     result.clauses = clause_ids(data.get("clauses"), where, data, "clauses")
     result.steps.append(("(set-up)", list(game.log)))
-    moves = list_of(data.get("moves"), where, data, "moves")
     for n, entry in enumerate(moves):
         if upto is not None and n >= upto:
             break
-        at = where(moves, n)
-        if isinstance(entry, Mapping):
-            if not _refused(game, entry, at, where, result):
-                return result
-            continue
-        if not isinstance(entry, str):
-            raise BadInput(_("a move is text such as 'A: pass', got {value}").format(value=as_named(entry)), at)
         try:
-            logged = game.apply(entry)
-        except BadInput as err:
-            raise BadInput(err.message, at) from None
-        except RuleViolation as err:
-            illegal = _("move {move!r} is illegal here: {reason} ({clause})")
-            message = illegal.format(move=entry, reason=err.message, clause=err.clause)
-            result.failures.append(Failure(at, message, stopped=True))
-            return result
-        result.steps.append((entry, logged))
+            if not _move(game, entry, where(moves, n), where, result):
+                return result
+        except BadInput as err:  # the game cannot go on from a move that is not one: read the rest
+            problems.add(err)
+            _read_moves(moves, n + 1, where, problems)
+            with problems.item():
+                check_keys(table_of(data.get("expect"), where, data, "expect"), EXPECT_KEYS, where, "expect")
+            _raise(problems, p)
     if upto is None and expectations:
         result.failures += check(game, table_of(data.get("expect"), where, data, "expect"), where, result.checked)
         if result.unverified and not result.failures:
             result.failures.append(_over_claim(result.unverified, where(data, "clauses")))
     return result
+
+
+def _move(game: Game, entry: Any, at: str, where: Where, result: Result) -> bool:
+    """Play one entry of ``moves:``; False if the scenario cannot go on (a failure is recorded)."""
+    if isinstance(entry, Mapping):
+        return _refused(game, entry, at, where, result)
+    entry = _entry_text(entry, at, where)
+    try:
+        logged = game.apply(entry)
+    except BadInput:
+        raise BadInput(_told(game, entry).message, at) from None
+    except RuleViolation:
+        told = _told(game, entry)
+        illegal = _("move {move!r} is illegal here: {reason} ({clause})")
+        message = illegal.format(move=entry, reason=told.message, clause=told.clause)
+        result.failures.append(Failure(at, message, stopped=True))
+        return False
+    result.steps.append((entry, logged))
+    return True
+
+
+def _told(game: Game, text: str) -> Verdict:
+    """Why ``text`` is refused here, in the reader's language: a game checked against the English log
+    narrates in English, but what the reader is told is in theirs (a refused move changed nothing)."""
+    narrating, game.lang = game.lang, None
+    try:
+        return game.why_not(text)
+    finally:
+        game.lang = narrating
+
+
+def _read_moves(moves: list[Any], start: int, where: Where, problems: Problems) -> None:
+    """The words of each move from ``start`` on, where no game can play them (the set-up is broken,
+    or an earlier move was not one): its verb and shape (fsm/table/moves.py), not its names."""
+    for n in range(start, len(moves)):
+        entry, at = moves[n], where(moves, n)
+        with problems.item():
+            try:
+                parse_move(_entry_text(entry, at, where))
+            except BadInput as err:
+                raise BadInput(err.message, err.where if err.where.startswith(where.path) else at) from None
+
+
+def _entry_text(entry: Any, at: str, where: Where) -> str:
+    """The move an entry of ``moves:`` names (a refused one's too); anything else is :class:`BadInput`."""
+    if isinstance(entry, Mapping):
+        return _refused_entry(entry, at, where)[0]
+    if not isinstance(entry, str):
+        raise BadInput(_("a move is text such as 'A: pass', got {value}").format(value=as_named(entry)), at)
+    return entry
 
 
 def _over_claim(unverified: list[str], at: str) -> Failure:
@@ -210,14 +299,8 @@ def _over_claim(unverified: list[str], at: str) -> Failure:
 
 def _refused(game: Game, entry: Mapping[str, Any], at: str, where: Where, result: Result) -> bool:
     """Check one ``{refused: MOVE, clause: ID}`` entry; False if the scenario cannot go on."""
-    f = Fields(entry, where, _("a refused move"), {"refused", "clause"})
-    text = f.text("refused")
-    if not text:
-        raise BadInput(_("a mapping in moves must be {{refused: MOVE, clause: CLAUSE}}").format(), at)
-    want = f.text("clause")
-    if want is not None and want not in CLAUSES:
-        raise BadInput(not_a_clause(want), f.at("clause"))
-    verdict = game.why_not(text)
+    text, want = _refused_entry(entry, at, where)
+    verdict = _told(game, text)
     if verdict.legal:
         refused = _("expected {move!r} to be refused, but it is legal here").format(move=text)
         result.failures.append(Failure(at, refused, stopped=True))
@@ -238,3 +321,15 @@ def _refused(game: Game, entry: Mapping[str, Any], at: str, where: Where, result
     line = LogEntry(_("refused: {reason}").format(reason=verdict.message), verdict.clause, move=text)
     result.steps.append((f"refused {text}", [line]))
     return True
+
+
+def _refused_entry(entry: Mapping[str, Any], at: str, where: Where) -> tuple[str, str | None]:
+    """The move and the clause of a ``{refused: MOVE, clause: ID}`` entry."""
+    f = Fields(entry, where, _("a refused move"), {"refused", "clause"})
+    text = f.text("refused")
+    if not text:
+        raise BadInput(_("a mapping in moves must be {{refused: MOVE, clause: CLAUSE}}").format(), at)
+    want = f.text("clause")
+    if want is not None and want not in CLAUSES:
+        raise BadInput(not_a_clause(want) + did_you_mean(want, CLAUSES), f.at("clause"))
+    return text, want

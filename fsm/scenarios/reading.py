@@ -10,8 +10,8 @@ from typing import Any
 
 import yaml
 
-from fsm.errors import BadInput
-from fsm.i18n import _
+from fsm.errors import BadInput, Problems
+from fsm.i18n import _, did_you_mean
 from fsm.rules.catalogue import CLAUSES
 from fsm.rules.skills import Pool, pool
 
@@ -156,14 +156,15 @@ def no_geo(name: object, geos: Iterable[str]) -> str:
 
 
 def check_keys(data: Mapping[str, Any], allowed: set[str], where: Where, what: str) -> None:
+    """Every key ``data`` may not have, each with its line and the allowed key it is closest to."""
+    problems = Problems()
     for key in data:
         if key not in allowed:
-            raise BadInput(
-                _("unknown key {key!r} in {what}; allowed: {allowed}").format(
-                    key=key, what=what, allowed=", ".join(sorted(allowed))
-                ),
-                where(data, key),
+            message = _("unknown key {key!r} in {what}; allowed: {allowed}").format(
+                key=key, what=what, allowed=", ".join(sorted(allowed))
             )
+            problems.add(BadInput(message + did_you_mean(key, allowed), where(data, key)))
+    problems.raise_all()
 
 
 class Fields:
@@ -196,7 +197,8 @@ class Fields:
             if value not in allowed:
                 one_of = ", ".join(allowed) or _("nothing")
                 message = _("{key} must be one of {choices}, got {value!r}")
-                raise BadInput(message.format(key=key, choices=one_of, value=value), self.at(key))
+                hint = did_you_mean(value, allowed)
+                raise BadInput(message.format(key=key, choices=one_of, value=value) + hint, self.at(key))
         return value
 
     def required(self, key: str, choices: Iterable[str] | None = None) -> str:
@@ -249,5 +251,5 @@ def clause_ids(raw: Any, where: Where, parent: Any, key: str) -> list[str]:
     for i, cid in enumerate(ids):
         if not isinstance(cid, str) or cid not in CLAUSES:
             at = where(ids, i) if isinstance(ids, Seq) else where(parent, key)
-            raise BadInput(not_a_clause(cid), at)
+            raise BadInput(not_a_clause(cid) + did_you_mean(cid, CLAUSES), at)
     return [str(c) for c in ids]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from fsm.errors import BadInput
-from fsm.i18n import _, language
+from fsm.i18n import _, did_you_mean, language
 from fsm.rules.skills import Pool, can_pay, coverable
 from fsm.rules.timing import Point, TimingSpec
 from fsm.spec import effects
@@ -48,13 +48,15 @@ class OnTable:
         """A unit of this table; an unknown id is a typo (BadInput), not a rules question."""
         if uid is None or uid not in self.table.units:
             known = ", ".join(self.table.units) or "none"
-            raise BadInput(_("no unit {uid!r} on this table; units: {known}").format(uid=uid, known=known))
+            message = _("no unit {uid!r} on this table; units: {known}").format(uid=uid, known=known)
+            raise BadInput(message + did_you_mean(uid, self.table.units))
         return self.table.units[uid]
 
     def card(self, cid: str | None) -> Card:
         if cid is None or cid not in self.table.cards:
             known = ", ".join(self.table.cards) or "none"
-            raise BadInput(_("no card {cid!r} on this table; cards: {known}").format(cid=cid, known=known))
+            message = _("no card {cid!r} on this table; cards: {known}").format(cid=cid, known=known)
+            raise BadInput(message + did_you_mean(cid, self.table.cards))
         return self.table.cards[cid]
 
     def spec_of(self, item: ChainItem) -> KindSpec:

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fsm.errors import BadInput
-from fsm.i18n import _, either
+from fsm.errors import BadInput, Problems
+from fsm.i18n import _, did_you_mean, either
 from fsm.rules.price_parts import Part
 from fsm.rules.variants import BY_NAME as VARIANT_SPECS
 from fsm.spec.prices import PRICES as PRICE_WORDS
@@ -42,6 +42,12 @@ TARGETS = ("battle", "field", "none")
 #: (FLOW-SPD).  An ability's kind is named by the ability itself.
 MOVES = ("attack", "use", "equip", "roll_speed")
 FIZZLE_REASONS = tuple(RECHECKS)  # the recheck conditions (fsm.spec.recheck)
+#: The settings of a ``[kind.NAME]`` table.
+SETTINGS = (
+    "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
+    "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
+    "move", "targets_by_variant", "cost",
+)  # fmt: skip
 CLAUSE_SLOTS = (
     "usable",
     "price",
@@ -179,8 +185,10 @@ class KindSpec:
 def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: str) -> str:
     value = data.get(key)
     if value not in allowed:
-        message = _("{key} = {value!r} is not one of: {allowed}")
-        raise BadInput(message.format(key=key, value=value, allowed=", ".join(allowed)), f"{where}.{key}")
+        message = _("{key} = {value!r} is not one of: {allowed}").format(
+            key=key, value=value, allowed=", ".join(allowed)
+        )
+        raise BadInput(message + did_you_mean(value, allowed), f"{where}.{key}")
     return str(value)
 
 
@@ -215,14 +223,12 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
     """Validate one ``[kind.NAME]`` table; errors name the file and the key."""
     if key.startswith("sync_") or not key.replace("_", "").isalnum():
         raise BadInput(_("a kind's name is letters, digits and _, and may not start with sync_ (SYNC-2)"), where)
-    known = {
-        "ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets",
-        "counter_window", "counterable", "fizzle_if", "clauses", "acts_in_normal_timing",
-        "move", "targets_by_variant", "cost",
-    }  # fmt: skip
+    known = set(SETTINGS)
+    problems = Problems()
     for extra in sorted(set(data) - known):
-        message = _("unknown setting {setting!r}; known: {known}")
-        raise BadInput(message.format(setting=extra, known=", ".join(sorted(known))), f"{where}.{extra}")
+        message = _("unknown setting {setting!r}; known: {known}").format(setting=extra, known=", ".join(sorted(known)))
+        problems.add(BadInput(message + did_you_mean(extra, known), f"{where}.{extra}"))
+    problems.raise_all()
     for text_key in ("ja", "en"):
         if not isinstance(data.get(text_key), str) or not data[text_key]:
             message = _("{key} must be a non-empty string (the kind's name)")
@@ -237,12 +243,11 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         raise BadInput(_("fizzle_if must be a list"), f"{where}.fizzle_if")
     for reason in fizzle:
         if reason not in FIZZLE_REASONS:
-            raise BadInput(
-                _("{reason!r} is not a recheck condition; use: {reasons}").format(
-                    reason=reason, reasons=", ".join(FIZZLE_REASONS)
-                ),
-                f"{where}.fizzle_if",
+            message = _("{reason!r} is not a recheck condition; use: {reasons}").format(
+                reason=reason, reasons=", ".join(FIZZLE_REASONS)
             )
+            hint = did_you_mean(reason, FIZZLE_REASONS) if isinstance(reason, str) else ""
+            raise BadInput(message + hint, f"{where}.fizzle_if")
     spoilt = self_fizzling(str(data.get("price")), str(data.get("price_paid")), fizzle)
     if spoilt:
         raise BadInput(

@@ -26,8 +26,8 @@ from typing import Any
 
 import yaml
 
-from fsm.errors import BadInput
-from fsm.i18n import _, either
+from fsm.errors import BadInput, Problems
+from fsm.i18n import _, did_you_mean, either, more_problems
 from fsm.rules.catalogue import CLAUSES
 from fsm.rules.price_parts import PartKind, part_kind_from_data, read_cost
 from fsm.rules.timing import (
@@ -104,7 +104,10 @@ class Ruleset:
     def extend(self, path: str | Path) -> Ruleset:
         """This ruleset plus a designer's data file."""
         data = read_data(Path(path))
-        return _merge(self, data, str(path))
+        try:
+            return _merge(self, data, str(path))
+        except BadInput as err:
+            raise err.relocated(lambda e: _placed(e, Path(path))) from None
 
 
 def read_data(path: Path) -> dict[str, Any]:
@@ -132,90 +135,146 @@ def _check_clause(value: str, where: str) -> None:
 
 
 def _merge(base: Ruleset, data: Mapping[str, Any], source: str) -> Ruleset:
-    kinds = dict(base.kinds)
-    timings = dict(base.timings)
-    presets = dict(base.presets)
-    combinations = dict(base.combinations)
-    parts = dict(base.parts)
-    for section in sorted(set(data) - {"kind", "timing", "variant", "combination", "part"}):
+    rules = _Merging(dict(base.kinds), dict(base.timings), dict(base.presets), dict(base.combinations),
+                     dict(base.parts))  # fmt: skip
+    problems = Problems()  # each table of the file on its own: all its problems at once
+    for section in sorted(set(data) - set(SECTIONS)):
         message = _("unknown section {section!r}; use kind, timing, combination, part or variant")
-        raise BadInput(message.format(section=section), f"{source}: {section}")
-    for key, table in (data.get("part") or {}).items():  # first: a kind of this file may pay with them
-        where = f"{source}: part.{key}"
-        if not isinstance(table, Mapping):
-            raise BadInput(_("must be a table"), where)
+        hint = did_you_mean(section, SECTIONS)
+        problems.add(BadInput(message.format(section=section) + hint, f"{source}: {section}"))
+    for name in SECTIONS:  # in this order: a kind may pay with a part of this file, and so on
+        read = getattr(rules, name)
+        for key, table in _section(data, name, source, problems).items():
+            with problems.item():
+                where = f"{source}: {name}.{key}"
+                if not isinstance(table, Mapping):
+                    raise BadInput(_("must be a table"), where)
+                read(key, table, where)
+    problems.raise_all(lambda n: more_problems(n, source))
+    return Ruleset(rules.kinds, rules.timings, rules.presets, (*base.sources, source), rules.combinations, rules.parts)
+
+
+@dataclass
+class _Merging:
+    """The words of a ruleset while a file is merged in: one reader per section (``[part.NAME]`` ...)."""
+
+    kinds: dict[str, KindSpec]
+    timings: dict[str, TimingSpec]
+    presets: dict[str, Preset]
+    combinations: dict[str, Combination]
+    parts: dict[str, PartKind]
+
+    def part(self, key: str, table: Mapping[str, Any], where: str) -> None:
         new = part_kind_from_data(key, table, where)
         _check_clause(new.clause, f"{where}.clause")
-        same = next((k for k in parts.values() if k.key != key and {k.ja, k.en} & {new.ja, new.en}), None)
+        same = next((k for k in self.parts.values() if k.key != key and {k.ja, k.en} & {new.ja, new.en}), None)
         if same is not None:
             message = _("the word {ja!r} / {en!r} is already part.{other}'s; a cost could not tell them apart")
             raise BadInput(message.format(ja=new.ja, en=new.en, other=same.key), f"{where}.ja")
-        parts[key] = new
-    for key, table in (data.get("kind") or {}).items():
-        where = f"{source}: kind.{key}"
-        if not isinstance(table, Mapping):
-            raise BadInput(_("must be a table"), where)
-        if key in kinds:  # a change to an existing kind: the rest stays as it was
-            old = kind_to_data(kinds[key])
+        self.parts[key] = new
+
+    def kind(self, key: str, table: Mapping[str, Any], where: str) -> None:
+        if key in self.kinds:  # a change to an existing kind: the rest stays as it was
+            old = kind_to_data(self.kinds[key])
             table = {**old, **table}
             if isinstance(table["clauses"], Mapping):
-                table["clauses"] = {**old["clauses"], **table["clauses"]}
+                table = {**table, "clauses": {**old["clauses"], **table["clauses"]}}
         cost = table.get("cost")
         spec = kind_from_data(key, {k: v for k, v in table.items() if k != "cost"}, where)
         if cost:
-            spec = _with_cost(spec, cost, parts, f"{where}.cost")
+            spec = _with_cost(spec, cost, self.parts, f"{where}.cost")
         for slot, clause in spec.clauses:
             _check_clause(clause, f"{where}.clauses.{slot}")
-        taken = next((k for k in kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
+        taken = next((k for k in self.kinds.values() if spec.move and k.key != key and k.move == spec.move), None)
         if taken is not None:
             message = _("move = {move!r} is already kind.{kind}'s; one kind per move")
             raise BadInput(message.format(move=spec.move, kind=taken.key), f"{where}.move")
-        kinds[key] = spec
-    for key, table in (data.get("timing") or {}).items():
-        where = f"{source}: timing.{key}"
-        if not isinstance(table, Mapping):
-            raise BadInput(_("must be a table"), where)
-        if key in timings:  # a change to an existing timing
-            table = {**timing_to_data(timings[key]), **table}
-        spec_t = timing_from_data(key, table, where)
-        _check_clause(spec_t.clause, f"{where}.clause")
-        for other in timings.values():
-            names = {spec_t.ja, spec_t.short, spec_t.en} - {""}
-            clash = names & {other.ja, other.short, other.en}
+        self.kinds[key] = spec
+
+    def timing(self, key: str, table: Mapping[str, Any], where: str) -> None:
+        if key in self.timings:  # a change to an existing timing
+            table = {**timing_to_data(self.timings[key]), **table}
+        spec = timing_from_data(key, table, where)
+        _check_clause(spec.clause, f"{where}.clause")
+        for other in self.timings.values():
+            clash = ({spec.ja, spec.short, spec.en} - {""}) & {other.ja, other.short, other.en}
             if other.key != key and clash:
-                raise BadInput(
-                    _("the name {name!r} is already timing.{timing}'s; cards could not tell them apart").format(
-                        name=sorted(clash)[0], timing=other.key
-                    ),
-                    f"{where}.ja",
-                )
-        for cat in spec_t.answers:
-            known = {k.category for k in kinds.values()}
+                message = _("the name {name!r} is already timing.{timing}'s; cards could not tell them apart")
+                raise BadInput(message.format(name=sorted(clash)[0], timing=other.key), f"{where}.ja")
+        known = {k.category for k in self.kinds.values()}
+        for cat in spec.answers:
             if cat not in known:
-                raise BadInput(
-                    _("answers {category!r}, which no kind is; known: {known}").format(
-                        category=cat, known=", ".join(sorted(known))
-                    ),
-                    f"{where}.answers",
-                )
-        timings[key] = spec_t
-    for key, table in (data.get("combination") or {}).items():
-        where = f"{source}: combination.{key}"
-        if not isinstance(table, Mapping):
-            raise BadInput(_("must be a table"), where)
-        combo = combination_from_data(key, table, timings, where)
+                message = _("answers {category!r}, which no kind is; known: {known}")
+                raise BadInput(message.format(category=cat, known=", ".join(sorted(known))), f"{where}.answers")
+        self.timings[key] = spec
+
+    def combination(self, key: str, table: Mapping[str, Any], where: str) -> None:
+        combo = combination_from_data(key, table, self.timings, where)
         _check_clause(combo.clause, f"{where}.clause")
-        combinations[key] = combo
-    for key, table in (data.get("variant") or {}).items():
-        where = f"{source}: variant.{key}"
-        if not isinstance(table, Mapping) or not isinstance(table.get("set"), Mapping):
+        self.combinations[key] = combo
+
+    def variant(self, key: str, table: Mapping[str, Any], where: str) -> None:
+        if not isinstance(table.get("set"), Mapping):
             raise BadInput(_("needs `set = {{ name = value, ... }}`").format(), where)
+        for extra in sorted(set(table) - set(VARIANT_KEYS)):
+            message = _("unknown setting {setting!r}; known: {known}")
+            hint = did_you_mean(extra, VARIANT_KEYS)
+            raise BadInput(message.format(setting=extra, known=", ".join(VARIANT_KEYS)) + hint, f"{where}.{extra}")
         try:
             Variants(table["set"])
         except BadInput as err:
             raise BadInput(err.message, f"{where}.set") from None
-        presets[key] = Preset(key, str(table.get("doc", "")), tuple(table["set"].items()), str(table.get("doc_ja", "")))
-    return Ruleset(kinds, timings, presets, (*base.sources, source), combinations, parts)
+        doc, doc_ja = str(table.get("doc", "")), str(table.get("doc_ja", ""))
+        self.presets[key] = Preset(key, doc, tuple(table["set"].items()), doc_ja)
+
+
+#: The tables a designer's file may have, in the order they are read (a kind may pay with a part,
+#: a timing answers a kind's category, a combination names timings).
+SECTIONS = ("part", "kind", "timing", "combination", "variant")
+#: The settings of a ``[variant.NAME]`` preset.
+VARIANT_KEYS = ("doc", "doc_ja", "set")
+
+
+def _section(data: Mapping[str, Any], name: str, source: str, problems: Problems) -> Mapping[str, Any]:
+    section = data.get(name) or {}
+    if not isinstance(section, Mapping):
+        message = _("{section} must be tables such as [{section}.NAME]").format(section=name)
+        problems.add(BadInput(message, f"{source}: {name}"))
+        return {}
+    return section
+
+
+def _placed(err: BadInput, path: Path) -> str:
+    """``FILE:LINE: kind.rest.price`` for a problem placed at ``FILE: kind.rest.price`` of a TOML file."""
+    dotted = err.where.removeprefix(f"{path}: ")
+    if dotted == err.where or path.suffix != ".toml":
+        return err.where
+    line = toml_line(path.read_text(encoding="utf-8"), dotted)
+    return f"{path}:{line}: {dotted}" if line else err.where
+
+
+def toml_line(text: str, dotted: str) -> int:
+    """The line of ``kind.rest.price`` in a TOML text: its ``price =`` line under ``[kind.rest]``, else the
+    header itself (tomllib keeps no positions; a designer's file writes one table per header)."""
+    parts = dotted.split(".")
+    lines = text.splitlines()
+    for n in range(len(parts), 0, -1):
+        header = ".".join(parts[:n])
+        heads = [ln.strip().replace(" ", "") for ln in lines]
+        at = next((i for i, h in enumerate(heads) if h == f"[{header}]"), None)
+        if at is None and n == 1:  # an unknown section: the first table in it
+            at = next((i for i, h in enumerate(heads) if h.startswith(f"[{header}.")), None)
+        if at is None:
+            continue
+        if n < len(parts):
+            for j in range(at + 1, len(lines)):
+                word = lines[j].strip()
+                if word.startswith("["):
+                    break
+                if word.partition("=")[0].strip().strip('"') == parts[n]:
+                    return j + 1
+        return at + 1
+    return 0
 
 
 def _with_cost(spec: KindSpec, raw: object, parts: Mapping[str, PartKind], where: str) -> KindSpec:
