@@ -164,13 +164,6 @@ def test_flow_spd_speed_window_first_defending_asks_the_defending_side_whoever_i
     assert b_ahead, "no seed puts the defending side ahead: the test would not tell the choices apart"
 
 
-def test_pass_until_main_phase_helper_reaches_it() -> None:
-    """(The helper the tests above lean on) passing ends a battle and reaches the main phase."""
-    g = _sync_auto("双子")
-    pass_until(g, lambda g: g.flow.at("main_phase"))
-    assert g.table.battle is None
-
-
 # ---------------------------------------------------------------- the timeline's first frame of a move
 def test_timeline_a_move_that_moves_no_machine_shows_no_transition_as_just_taken() -> None:
     """The step-through's timeline (fsm/notebook/timeline.py): a move that takes no machine
