@@ -37,6 +37,17 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True)
+def _language_as_it_was() -> Any:
+    """A test that chooses a language (``fsm --lang ja``, ``set_language``) leaves the next one the
+    choice it found, so no test passes or fails by what ran before it."""
+    from fsm import i18n
+
+    before = i18n._chosen
+    yield
+    i18n._chosen = before
+
+
 def make(
     units: Mapping[str, Any],
     cards: Mapping[str, Any] | None = None,

@@ -264,8 +264,18 @@ def test_sc_6_the_chain_unwinds_link_by_link_with_the_failing_recheck_highlighte
                 _changes(step, lambda: step.locator(".fsm-script-next").click(), lab)
             assert "replaying" in step.locator(".fsm-header").inner_text()
             outcomes: list[str] = []
-            while step.locator(".fsm-step-next").is_enabled():
-                _changes(step, lambda: step.locator(".fsm-step-next").click(), lab)
+            step_next = step.locator(".fsm-step-next")
+
+            def settled() -> bool:
+                # the header and the step button arrive as separate widget updates: wait until they
+                # agree (replaying a step ⇔ a next step), so the loop never clicks a button being disabled
+                return ("replaying" in step.locator(".fsm-header").inner_text()) == step_next.is_enabled()
+
+            while True:
+                _wait("the header and the step button to agree", settled, 30, lab)
+                if not step_next.is_enabled():
+                    break
+                _changes(step, lambda: step_next.click(), lab)
                 header = step.locator(".fsm-header").inner_text()
                 for word in ("発動", "不発"):
                     if f"{word} " in header:

@@ -81,8 +81,10 @@ def test_messages_are_extracted() -> None:
 
 @pytest.fixture
 def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No language asked for anywhere: no variable, and none chosen by an earlier test or command."""
     for var in ("FSM_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(i18n, "_chosen", None)
     return monkeypatch
 
 

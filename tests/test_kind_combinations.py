@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from fsm.errors import BadInput
+from fsm.rules.catalogue import CLAUSES
 from fsm.scenarios.building import build_game
 from fsm.scenarios.playing import load
 from fsm.spec.ruleset import Ruleset, builtin
@@ -93,4 +94,11 @@ def test_ab_1_every_accepted_kind_setting_runs(
         moves = game.legal_moves()
         if not moves:
             break
-        game.apply(rng.choice(moves))
+        move = rng.choice(moves)
+        start = len(game.log)
+        game.apply(move)
+        # the move was played, not quietly dropped: its echo opens what it logged, and every
+        # line it wrote cites a clause of the catalogue
+        assert game.log[start].echo and game.log[start].move == str(move), (move, game.log[start])
+        assert all(e.clause in CLAUSES for e in game.log[start:]), [e.clause for e in game.log[start:]]
+    assert all(o.result in ("resolved", "fizzled") and o.clause in CLAUSES for o in game.table.outcomes)

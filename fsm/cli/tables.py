@@ -102,7 +102,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     import sys
 
     from fsm.errors import BadInput
-    from fsm.rules.variants import SPECS
+    from fsm.rules.variants import ENDLESS_EXAMPLES, SPECS, endless
     from fsm.spec.ruleset import load as load_rules
 
     def word(v: object) -> str:
@@ -118,8 +118,12 @@ def _cmd_variants(args: argparse.Namespace) -> int:
             {"name": s.name, "default": s.default, "choices": list(s.choices), "clause": s.clause, "doc": s.doc}
             for s in SPECS
         ]
-        presets = [{"name": p.name, "doc": p.doc, "set": dict(p.settings)} for p in rules.presets.values()]
-        print(json.dumps({"variants": rows, "presets": presets}, ensure_ascii=False, indent=2))
+        presets = [
+            {"name": p.name, "doc": p.doc, "set": dict(p.settings), "endless": endless(dict(p.settings))}
+            for p in rules.presets.values()
+        ]
+        endings = [{"set": e, "endless": endless(e)} for e in ENDLESS_EXAMPLES]
+        print(json.dumps({"variants": rows, "presets": presets, "endless": endings}, ensure_ascii=False, indent=2))
         return 0
     for s in SPECS:
         choices = _("choices: {choices}").format(choices=", ".join(map(word, s.choices)))
@@ -129,6 +133,12 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         settings = ", ".join(f"{k}={word(v)}" for k, v in p.settings)
         line = _("preset {name}: {settings}").format(name=p.name, settings=settings)
         print(line + (f"  — {p.described()}" if p.doc else ""))
+        if warning := endless(dict(p.settings)):
+            print(f"    {warning}")
+    print(_("settings under which a battle need not end:"))
+    for example in ENDLESS_EXAMPLES:
+        shown = ", ".join(f"{k}={word(v)}" for k, v in example.items())
+        print(f"  {shown}: {endless(example)}")
     return 0
 
 

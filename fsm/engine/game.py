@@ -225,7 +225,7 @@ class Game:
     def _as_move(self, move: Move | str) -> Move:
         """The move as data, with its player filled in; a verb or player this table does not know
         is malformed input (BadInput), not a rules question."""
-        m = parse(move) if isinstance(move, str) else move
+        m = parse(move, self.table.players) if isinstance(move, str) else move
         if m.verb not in VERBS:
             raise BadInput(_("unknown move {verb!r}; moves are: {verbs}").format(verb=m.verb, verbs=", ".join(VERBS)))
         if not m.player:

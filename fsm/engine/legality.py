@@ -185,6 +185,14 @@ class Legality:
             return ("QS-1", _("{card} is not a card declared at the quick-summon timing").format(card=card.name))
         if card.zone != "hand" or card.owner != m.player:
             return ("QS-1", _("{card} is not in {player}'s hand").format(card=card.name, player=m.player))
+        if self.seat.variants.quick_summon_reveal == "usable_only":
+            users = [u for u in self.seat.board.participants() if u.owner == m.player]
+            if not any(condition_problem(self.seat, card, u, "QS-1") is None for u in users):
+                message = _(
+                    "no unit of {player} in the battle can meet {card}'s condition {cond}, so it may not be "
+                    "revealed (variant quick_summon_reveal=usable_only)"
+                )
+                return ("QS-1", message.format(player=m.player, card=card.name, cond=card.condition))
         return None
 
     def check_front(self, m: Move) -> Problem | None:

@@ -12,6 +12,7 @@ from fsm.engine.seat import Driver
 from fsm.i18n import _
 from fsm.machines.chain import priority
 from fsm.spec import prices, resolutions
+from fsm.spec.effects import lapse_partnerless
 from fsm.table.model import Card, ChainItem, Outcome, Unit
 
 
@@ -47,6 +48,8 @@ class Resolving:
 
     def apply_effect(self, item: ChainItem) -> None:
         resolutions.resolve(self.game, item, self.game.board.spec_of(item))
+        if self.game.variants.sync_battle_auto_partner_left == "lapses":
+            lapse_partnerless(self.game)
 
     def release(self, item: ChainItem) -> None:
         game = self.game

@@ -44,7 +44,7 @@ from fsm.explore.progress import Progress, in_a_notebook
 from fsm.explore.report import Ending, Judge, Report, result_text
 from fsm.explore.search import Search
 from fsm.i18n import N_, _, display_width, language
-from fsm.rules.variants import BY_NAME, parse_assignment
+from fsm.rules.variants import BY_NAME, endless, parse_assignment
 from fsm.table.moves import written
 
 __all__ = ["Comparison", "Ending", "Report", "compare", "explore", "explore_file", "format_comparison", "format_report"]
@@ -351,6 +351,8 @@ def format_report(report: Report, lines: int = 20) -> str:
         _row(_("longest chain"), f"{report.longest_chain:>8,}", longest),
         _row(_("time"), f"{report.seconds:>8.3f}", _("s ({rate:,.0f} states/s)").format(rate=report.rate), sep=" "),
     ]
+    if warning := endless(report.variants):
+        out.append("  " + warning)
     if report.errors:
         out.append(_row(_("ENGINE ERRORS"), f"{len(report.errors):>8,}"))
         for err, line in report.errors[:5]:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from fsm.engine.game import Game
 from fsm.i18n import N_, _
+from fsm.rules.variants import endless
 from fsm.table.model import Table
 
 T = TypeVar("T")
@@ -189,6 +190,7 @@ class Report:
             "depth": self.depth,
             "budget": self.budget,
             "variants": self.variants,
+            "endless": endless(self.variants),
             "states": self.states,
             "moves": self.moves,
             "revisits": self.revisits,

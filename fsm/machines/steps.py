@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from statemachine import State
 
-from fsm.i18n import _
+from fsm.i18n import N_, _
 from fsm.machines.battle import GameFlow
 from fsm.machines.trace import FLOW, Trace, capture
 from fsm.rules.variants import Variants
@@ -173,6 +173,8 @@ class BattleSteps:
                         continue
                     item = ChainItem(host.table.next_seq, spec.key, u.owner, u.id, ab.name, None)
                     host.table.next_seq += 1
+                    if ab.sync:
+                        self._battle().synced.append((u.id, ab.name))  # variant sync_battle_auto_partner_left
                     activates = _("{label}[戦闘] {ability} of {unit} activates at battle start").format(
                         label=spec.label, ability=ab.name, unit=u.name
                     )
@@ -342,10 +344,22 @@ class BattleSteps:
         self._narrate(_("back to the main phase"), "FLOW-CLEANUP", target, transition)
 
 
+#: What the clean-up says when it puts back a unit's field a 【自動】[戦闘] changed (fsm.spec.effects.remember).
+LAPSED = {
+    "party": N_("[戦闘] effects on {unit} lapse: it is back in its party {party}"),
+    "acted": N_("[戦闘] effects on {unit} lapse: it is 行動未完了 again"),
+}
+
+
 def clean_up(host: FlowHost, b: Battle) -> None:
     """What lapses, comes back or is discarded when the battle is over; who takes the geo."""
     t = host.table
     variants = host.variants
+    for (uid, name), value in b.restore.items():
+        u = t.units[uid]
+        if u.on_field and getattr(u, name) != value:
+            setattr(u, name, value)
+            host.note(_(LAPSED[name]).format(unit=u.name, party=value), "TIM-BTL")
     for u in t.units.values():
         if u.skills.granted:
             u.skills.granted.clear()

@@ -44,6 +44,37 @@ SPECS: tuple[VariantSpec, ...] = (
         N_("A fizzled 【代償】 gives its paid 代償 back."),
     ),
     VariantSpec(
+        "part_gone_at_resolution",
+        "COST-5",
+        "unpaid",
+        ("unpaid", "fizzles"),
+        N_(
+            "A 代償 paid at resolution (a designer's kind) whose promised part has left where it was to be "
+            "taken from: that part goes unpaid and the item resolves, or the item fizzles at its recheck "
+            "(COST-5), as a skill card whose condition can no longer be met does (SC-6)."
+        ),
+    ),
+    VariantSpec(
+        "sync_battle_auto_partner_left",
+        "SYNC-1",
+        "stays",
+        ("stays", "lapses"),
+        N_(
+            "A 【同調】【自動】[戦闘] whose partner leaves the party during the battle: what it did stays for "
+            "the battle, or it lapses at once (SYNC-1), as a continuous 【同調】【自動】 stops."
+        ),
+    ),
+    VariantSpec(
+        "quick_summon_reveal",
+        "QS-1",
+        "always",
+        ("always", "usable_only"),
+        N_(
+            "Whether a quick-summon card may be revealed (QS-1) when no unit of its player in the battle "
+            "can meet its condition: always, or only when one can."
+        ),
+    ),
+    VariantSpec(
         "counters_between_resolutions",
         "TIM-CTR-3",
         False,
@@ -267,6 +298,32 @@ class Variants(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"Variants({self.changed()!r})"
+
+
+#: The settings ``fsm variants`` names as leaving some battle without an end.
+ENDLESS_EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"battle_ends_on_double_pass": False},
+    {"battle_ends_on_double_pass": False, "normal_action_acts": False, "attack_outcome": "none"},
+)
+
+
+def endless(values: Mapping[str, Any]) -> str | None:
+    """What the settings leave of a battle's end (FLOW-END), when they leave some battle no end
+    by passing: None under the defaults.  ``fsm variants`` and the explorer's report say it,
+    so a cut exploration is not read as a too-small budget."""
+    v = Variants({k: val for k, val in values.items() if k in BY_NAME})
+    if v.battle_ends_on_double_pass:
+        return None
+    if not v.normal_action_acts and v.attack_outcome == "none":
+        return _(
+            "no battle ends under these settings but by a 【行動】 or an effect: passing never ends it "
+            "(battle_ends_on_double_pass=false), an attack neither makes its unit 行動完了 "
+            "(normal_action_acts=false) nor takes a unit out (attack_outcome=none) (FLOW-END)"
+        )
+    return _(
+        "a battle ends under these settings only when one side has no unit left in it or no unit can act: "
+        "passing never ends it (battle_ends_on_double_pass=false), so lines that only pass go on for ever (FLOW-END)"
+    )
 
 
 #: How a yes/no variant may be written, in a scenario, a designer's file or on the command line.

@@ -29,6 +29,7 @@ from fsm.spec.effects import parse as parse_effect
 from fsm.spec.paying import self_spoiling
 from fsm.spec.ruleset import Ruleset, builtin
 from fsm.table.model import Ability, Battle, Card, Effect, Geo, Table, Unit
+from fsm.table.moves import unreadable
 
 
 def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
@@ -79,7 +80,9 @@ def _owner(f: Fields, players: tuple[str, ...], where: Where) -> str:
     return str(owner)
 
 
-def _ability(raw: Any, where: Where, uid: str, parent: Any, index: int, rules: Ruleset) -> Ability:
+def _ability(
+    raw: Any, where: Where, uid: str, parent: Any, index: int, rules: Ruleset, players: tuple[str, str]
+) -> Ability:
     f = Fields(raw, where, _("an ability of {unit}").format(unit=uid), ABILITY_KEYS, parent, index)
     kind = f.text("kind")
     if kind is None:
@@ -95,7 +98,11 @@ def _ability(raw: Any, where: Where, uid: str, parent: Any, index: int, rules: R
     battle_only = f.flag("battle") or "battle" in timings
     effect = _effects(f.get("effect"), f.at("effect"))
     name = f.text("name") or kind
+    _readable(name, players, _("ability name"), f.at("name"))
     auto = rules.kinds[kind].usable in ("battle_start", "continuous")
+    if battle_only:
+        _check_battle(f, name, kind, auto, timings, rules)
+    _check_meets(f, name, kind, timings, rules)
     target = f.text("target", "self" if auto else "unit", TARGET_KINDS) or "unit"
     if auto:
         _check_auto(f, name, target, battle_only, effect)
@@ -136,6 +143,73 @@ def _cost(f: Fields, rules: Ruleset, kind: str, name: str) -> tuple[Pool, tuple[
         )
         raise BadInput(message.format(name=name, part=spoilt[0].text(), check=spoilt[1]), f.at("cost"))
     return skills, parts
+
+
+def _readable(name: str, players: tuple[str, str], thing: str, at: str) -> None:
+    """Names that moves name must read back from a move (fsm.table.moves.unreadable)."""
+    if why := unreadable(name, players):
+        raise BadInput(
+            _("{thing} {name!r} cannot be written in a move: {why}").format(thing=thing, name=name, why=why), at
+        )
+
+
+def _check_battle(f: Fields, name: str, kind: str, auto: bool, timings: tuple[str, ...], rules: Ruleset) -> None:
+    """[戦闘] (TIM-BTL) is a 【自動】's alone, with no declared timing beside it."""
+    where = f.at("timing") if "timing" in f.data else f.at("battle")
+    if not auto:
+        message = _(
+            "{name} is a {kind}, which a player declares; [戦闘] is how a 【自動】 takes effect by itself "
+            "whatever the players want (TIM-BTL), so a {kind} cannot take it. Give it the timing it is "
+            "declared in, e.g. 通常 or 反撃, or make it kind: auto"
+        )
+        raise BadInput(message.format(name=name, kind=rules.kinds[kind].label), where)
+    declared = [rules.timings[k].ja for k in timings if rules.timings[k].role != "auto"]
+    if declared:
+        message = _(
+            "{name} is a 【自動】[戦闘]: nobody declares it (TIM-BTL), so it takes no declared timing "
+            "beside [戦闘]; remove [{timing}]"
+        )
+        raise BadInput(message.format(name=name, timing=declared[0]), where)
+
+
+def _check_meets(f: Fields, name: str, kind: str, timings: tuple[str, ...], rules: Ruleset) -> None:
+    """A timing the kind is never used in (a 【行動】 at [ＭＦ], a 【進軍】 at [通常]) could never be used."""
+    spec = rules.kinds[kind]
+    where = {"battle": "battle", "own_main_phase": "main"}.get(spec.usable)
+    for k in timings:
+        t = rules.timings[k]
+        if t.role == "auto":
+            continue
+        in_battle = t.role == "counter" or all(point == "own_normal" for point in t.at)
+        if (where == "battle" and not in_battle) or (where == "main" and in_battle):
+            message = _(
+                "{name} is a {kind}, used only {usable} ({clause}), so it can never be used at [{timing}]: "
+                "give it a timing of {usable}, or leave the timing out"
+            )
+            usable = _("in a battle") if where == "battle" else _("in its owner's main phase")
+            raise BadInput(
+                message.format(name=name, kind=spec.label, usable=usable, clause=spec.clause("usable"), timing=t.ja),
+                f.at("timing"),
+            )
+
+
+def _check_quick_summon(c: Fields, cid: str, ctype: str, timings: tuple[str, ...], rules: Ruleset) -> None:
+    """QS-1, QS-2: a quick-summon card is revealed before the battle and used in it; refuse one that
+    could never be (an equip is equipped before the reveal, EQ-1; a card with no timing of a battle)."""
+    if ctype == "equip":
+        message = _(
+            "card {card} is an equip marked quick_summon: equips are put on at the quick-summon timing "
+            "before cards are revealed (EQ-1), and a revealed card is used as a skill card (QS-2), so it "
+            "could never be used; drop quick_summon"
+        )
+        raise BadInput(message.format(card=cid), c.at("quick_summon"))
+    in_battle = [k for k in timings if rules.timings[k].role == "counter" or "own_normal" in rules.timings[k].at]
+    if not in_battle:
+        message = _(
+            "card {card} is marked quick_summon: it is revealed for a battle and used in it (QS-1, QS-2), "
+            "but none of its timings comes in a battle; give it one such as 通常 or 反撃"
+        )
+        raise BadInput(message.format(card=cid), c.at("timing"))
 
 
 def _check_auto(f: Fields, name: str, target: str, battle_only: bool, effect: tuple[Effect, ...]) -> None:
@@ -192,6 +266,7 @@ def build_table(data: Mapping[str, Any], rules: Ruleset, path: str = "<scenario>
     for name, raw in geos.items():
         with problems.item():
             g = Fields(raw, where, _("geo {name}").format(name=name), {"holder", "limit"}, geos, name)
+            _readable(name, (a, b), _("geo"), where(geos, name))
             table.geos[name] = Geo(name, g.text("holder", None, (a, b)), g.number("limit", 99))
     units: Mapping[str, Any] = {}
     with problems.item():
@@ -243,9 +318,7 @@ def _placeholder(uid: str, raw: Any, table: Table) -> Unit:
 
 def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Ruleset, where: Where) -> Unit:
     u = Fields(raw, where, _("unit {unit}").format(unit=uid), UNIT_KEYS, units, uid)
-    if " " in uid:
-        message = _("unit ID {unit!r} may not contain spaces (moves name units by ID)")
-        raise BadInput(message.format(unit=uid), where(units, uid))
+    _readable(uid, table.players, _("unit ID"), where(units, uid))
     problems = Problems()
     owner, geo = table.players[0], None
     with problems.item():
@@ -259,7 +332,7 @@ def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Rul
         raw_abilities = list_of(u.get("abilities"), where, u.data, "abilities")
         for i, x in enumerate(raw_abilities):
             with problems.item():
-                abilities.append(_ability(x, where, uid, raw_abilities, i, rules))
+                abilities.append(_ability(x, where, uid, raw_abilities, i, rules, table.players))
     unit = None
     with problems.item():
         unit = Unit(
@@ -285,9 +358,7 @@ def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Rul
 
 def _card(cid: str, raw: Any, cards: Mapping[str, Any], table: Table, rules: Ruleset, where: Where) -> Card:
     c = Fields(raw, where, _("card {card}").format(card=cid), CARD_KEYS, cards, cid)
-    if " " in cid:
-        message = _("card ID {card!r} may not contain spaces (moves name cards by ID)")
-        raise BadInput(message.format(card=cid), where(cards, cid))
+    _readable(cid, table.players, _("card ID"), where(cards, cid))
     owner = _owner(c, table.players, where)
     ctype = c.text("type", "skill", CARD_TYPES) or "skill"
     zone = c.text("zone", "hand", CARD_ZONES) or "hand"
@@ -310,6 +381,8 @@ def _card(cid: str, raw: Any, cards: Mapping[str, Any], table: Table, rules: Rul
             ).format(card=cid, timing=auto[0]),
             c.at("timing"),
         )
+    if c.flag("quick_summon"):
+        _check_quick_summon(c, cid, ctype, timings, rules)
     return Card(
         id=cid,
         name=c.text("name", cid) or cid,

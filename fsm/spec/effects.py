@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fsm.errors import BadInput
 from fsm.i18n import N_, _, either
@@ -66,6 +66,52 @@ def effect(
     return EFFECTS.register(key, ja=ja, en=en, clause=clause, lasting=lasting, needs_battle=needs_battle, arg=arg)
 
 
+def remember(board: Board, hit: Hit, name: str) -> None:
+    """Before a 【自動】[戦闘] changes ``name`` of its unit: note the value the battle's end puts
+    back (TIM-BTL: its effect is lost when the battle ends).  The first value is kept.  Skill
+    pools and speed lapse by themselves at clean-up; leaving the field happens once and is over."""
+    b, ab = board.table.battle, board.ability_of(hit.item)
+    if b is not None and ab is not None and ab.battle_only and hit.unit is not None:
+        b.restore.setdefault((hit.unit.id, name), getattr(hit.unit, name))
+
+
+def lapse_partnerless(board: Board) -> None:
+    """Variant sync_battle_auto_partner_left=lapses: a 【同調】【自動】[戦闘] whose partner has left the
+    party stops at once (SYNC-1), as a continuous one does: what it did to its unit is taken back."""
+    b = board.table.battle
+    if b is None:
+        return
+    for uid, name in list(b.synced):
+        u = board.table.units[uid]
+        ab = next(a for a in u.abilities if a.name == name)
+        if ab.sync and u.on_field and board.partner(u, ab.sync):
+            continue
+        b.synced.remove((uid, name))
+        for eff in ab.effect:
+            _take_back(board, u, eff)
+        line = _(
+            "{ability} of {unit} lapses: its 【同調】 partner left the party (variant sync_battle_auto_partner_left)"
+        )
+        board.note(line.format(ability=name, unit=u.name), "SYNC-1")
+
+
+def _take_back(board: Board, u: Unit, eff: Effect) -> None:
+    """Undo one effect a 【自動】[戦闘] had on its own unit (what lasts of it; a zone move stays)."""
+    b = board.table.battle
+    assert b is not None
+    change = lasting(eff.op)
+    if change is not None and change.skills:
+        pool = Counter(u.skills.granted if change.skills > 0 else u.skills.consumed)
+        pool[eff.arg] = max(0, pool[eff.arg] - 1)
+        which = "granted" if change.skills > 0 else "consumed"
+        u.skills = replace(u.skills, **{which: +pool})
+    elif change is not None and change.speed:
+        b.speed_mod[u.owner] = b.speed_mod.get(u.owner, 0) - int(eff.arg or 0)
+    name = {"exhaust": "acted", "leave_party": "party"}.get(eff.op)  # the fields remember() keeps
+    if name and (u.id, name) in b.restore:
+        setattr(u, name, b.restore.pop((u.id, name)))
+
+
 def _number(text: str, where: str) -> str:
     try:
         int(text)
@@ -104,6 +150,7 @@ effect("discard", ja="破棄", en="target unit is discarded (破棄)", clause="F
 )
 def _exhaust(board: Board, eff: Effect, hit: Hit) -> bool:
     assert hit.unit is not None
+    remember(board, hit, "acted")
     hit.unit.acted = True
     board.note(_("{unit} becomes 行動完了").format(unit=hit.unit.name), hit.clause)
     return True
@@ -151,6 +198,7 @@ def _grant(board: Board, eff: Effect, hit: Hit) -> bool:
 def _leave_party(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
     assert u is not None
+    remember(board, hit, "party")
     u.party = None
     board.note(_("{unit} leaves its party").format(unit=u.name), hit.clause)
     return True

@@ -286,6 +286,7 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
             ),
             f"{where}.targets_by_variant",
         )
+    late = data.get("price_paid") == "resolve"
     return KindSpec(
         key=key,
         ja=data["ja"],
@@ -299,7 +300,11 @@ def kind_from_data(key: str, data: Mapping[str, Any], where: str) -> KindSpec:
         counter_window=bool(data["counter_window"]),
         counterable=bool(data.get("counterable", True)),
         acts_in_normal_timing=bool(data.get("acts_in_normal_timing", False)),
-        fizzle_if=tuple(fizzle),
+        # a 代償 paid at resolution is rechecked for what it promised (variant part_gone_at_resolution)
+        fizzle_if=(
+            *fizzle,
+            *(["part_gone"] if data["price"] == "pay_cost" and late and "part_gone" not in fizzle else []),
+        ),
         clauses=tuple(sorted(clauses.items())),
         move=str(data.get("move", "")),
         targets_by_variant=str(limiter),

@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from fsm.rules.price_parts import flat
 from fsm.rules.skills import can_pay
+from fsm.spec.paying import parts_of
 from fsm.table.model import ChainItem, Unit
 from fsm.table.protocol import Board
 
@@ -133,3 +135,23 @@ def _target_gone(board: Board, item: ChainItem, unit: Unit) -> bool:
 def _partner_left(board: Board, item: ChainItem, unit: Unit) -> bool:
     ability = board.ability_of(item)
     return bool(ability and ability.sync and not board.partner(unit, ability.sync))
+
+
+@recheck(
+    "part_gone",
+    "promised_parts_there",
+    ("約束した代償がある", "promised 代償 still there"),
+    ("約束した代償がない", "a promised part of its 代償 is gone"),
+    clause="COST-5",
+)
+def _part_gone(board: Board, item: ChainItem, unit: Unit) -> bool:
+    # variant part_gone_at_resolution=fizzles: a 代償 paid at resolution needs what it promised
+    if board.variants.part_gone_at_resolution != "fizzles" or item.taken:
+        return False
+    t = board.table
+    parts = flat(parts_of(board.spec_of(item), board.ability_of(item)))
+    for part, x in zip(parts, item.chosen, strict=False):
+        piece = t.units.get(x) if part.kind.take == "unit" else t.cards.get(x)
+        if piece is None or piece.zone != part.kind.source:
+            return True
+    return False

@@ -182,6 +182,9 @@ class Battle:
     front_speed: dict[str, int] = field(default_factory=dict)  # the front unit's speed, set at each roll
     speed_mod: dict[str, int] = field(default_factory=dict)  # battle-long: [戦闘] effects (TIM-BTL)
     roll_mod: dict[str, int] = field(default_factory=dict)  # resolved while answering the dice (TIM-SPD)
+    # (unit, field) → its value before a [戦闘] effect changed it: put back at clean-up (TIM-BTL)
+    restore: dict[tuple[str, str], Any] = field(default_factory=dict)
+    synced: list[tuple[str, str]] = field(default_factory=list)  # (unit, ability): 【同調】【自動】[戦闘] in force
     rerolled: bool = False  # an effect rolled the dice again: the new result is offered once the chain ends
     origin: str | None = None  # the geo the advancing unit came from (FLOW-ADV)
     first: str | None = None  # 先攻
@@ -193,6 +196,7 @@ class Battle:
         new.participants = list(self.participants)
         new.front, new.dice = dict(self.front), dict(self.dice)
         new.front_speed, new.speed_mod, new.roll_mod = dict(self.front_speed), dict(self.speed_mod), dict(self.roll_mod)
+        new.restore, new.synced = dict(self.restore), list(self.synced)
         return new
 
     def modifier(self, player: str) -> int:
@@ -322,11 +326,17 @@ class Table:
         """
         units = tuple(u.key() for u in self.units.peek())
         cards = tuple(c.key() for c in self.cards.peek())
-        chain = tuple((i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state), i.chosen) for i in self.chain)
+        chain = tuple(
+            (i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state), i.chosen,
+             i.answering, i.reserved, i.paid, i.taken, i.during, i.outcome)
+            for i in self.chain
+        )  # fmt: skip
         b = self.battle
         battle = (
-            (b.geo, tuple(b.participants), tuple(sorted(b.totals().items())), b.first, b.turn, b.passes,
-             tuple(sorted(b.front.items())), tuple(sorted(b.roll_mod.items())), b.rerolled, b.origin)
+            (b.geo, b.advancing, b.defending, tuple(b.participants), b.first, b.turn, b.passes,
+             tuple(sorted(b.front.items())), b.rerolled, b.origin, tuple(sorted(b.restore.items())), tuple(b.synced),
+             # the dice and each modifier apart: a [戦闘] speed +N is there before the roll (FLOW-SPD)
+             *(tuple(sorted(part.items())) for part in (b.dice, b.front_speed, b.speed_mod, b.roll_mod)))
             if b else None
         )  # fmt: skip
         geos = tuple(g.key() for g in self.geos.peek())

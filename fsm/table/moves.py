@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from fsm.errors import BadInput
@@ -165,30 +166,62 @@ def _verbs() -> str:
     return f"{', '.join(JA_VERBS.values())} ({english})" if language() == "ja" else english
 
 
-def parse(text: str) -> Move:
-    """Read a move from its text form (English or Japanese); anything malformed is :class:`BadInput`."""
+def unreadable(name: str, players: Collection[str]) -> str | None:
+    """Why a unit, card, ability or geo name could not be read back from a move, or None.
+
+    A move's words are split at spaces; a first word ending in a colon is the player; the names
+    paying a 代償 are split at commas (、 in Japanese).  Everything else in a name reads back."""
+    if not name or any(c.isspace() for c in name):
+        return _("a name may not be empty or contain spaces (moves are split into words at spaces)")
+    if name[-1] in ":：":
+        return _("a name may not end in a colon (a move's first word ending in one names the player)")
+    if any(c in name for c in ",、"):
+        return _("a name may not contain a comma (、 or ,), which separates the names that pay a 代償")
+    head, colon, _tail = name.replace("：", ":", 1).partition(":")
+    if colon and head in players:
+        return _("a name may not start with a player and a colon (it reads as that player's move)")
+    return None
+
+
+def _player(text: str, players: Collection[str] | None) -> tuple[str, str]:
+    """The player a move starts with (``A: pass``, ``A：岩砕き を ...``, ``A:pass``) and the rest.
+
+    Only the first word is read for it.  A first word ending in a colon is the player; one with a
+    colon inside is the player and a name only if the table has that player (``players``), so a
+    colon inside a name (名称：竜) stays the name's.  Without the players, the old reading: the
+    part before the first colon, if it has no space."""
+    first, _sep, rest = text.strip().partition(" ")
+    if first[-1:] in (":", "："):
+        return first[:-1], rest
+    head, sep, tail = first.replace("：", ":", 1).partition(":")
+    if sep and (head in players if players is not None else " " not in head):
+        return head, f"{tail} {rest}"
+    return "", text
+
+
+def parse(text: str, players: Collection[str] | None = None) -> Move:
+    """Read a move from its text form (English or Japanese); anything malformed is :class:`BadInput`.
+
+    ``players``, the table's, tell a player prefix written without a space from a name."""
     original = text
-    player = ""
-    head, sep, rest = text.replace("：", ":", 1).partition(":")  # a full-width colon reads the same
-    if sep and " " not in head.strip():
-        player, text = head.strip(), rest
+    player, text = _player(text, players)
     w = text.split()  # also splits at the full-width space
     if not w:
         message = _("empty move {move!r}; e.g. 'A: pass' or 'A: use CARD by UNIT on TARGET'")
         raise BadInput(message.format(move=original))
     verb = w[0].lower()
+    japanese = next((v for v, ja in JA_VERBS.items() if ja == w[-1]), None)
+    if japanese is not None and (verb not in VERBS or len(w) % 2):
+        # names in pairs with particles, then the verb: an odd count, where an English move's is even
+        return _parse_japanese(japanese, player, w[:-1], original)
     if verb not in VERBS:
-        japanese = next((v for v, ja in JA_VERBS.items() if ja == w[-1]), None)
-        if japanese is not None:
-            return _parse_japanese(japanese, player, w[:-1], original)
         close = difflib.get_close_matches(verb, VERBS, n=1)
         hint = _("did you mean {word!r}? ").format(word=close[0]) if close else ""
         message = _("unknown move {word!r} in {move!r}; {hint}moves are: {verbs}")
         raise BadInput(message.format(word=w[0], move=original, hint=hint, verbs=_verbs()))
     try:
         if verb == "pass":
-            if len(w) != 1:
-                raise BadInput(_("'pass' takes nothing after it: {move!r}").format(move=original))
+            _words(w, 1, original)
             return Move("pass", player)
         if verb in ("use", "activate"):
             link = "by" if verb == "use" else "of"
@@ -198,39 +231,55 @@ def parse(text: str) -> Move:
             if len(w) > 4:
                 _expect(w, 4, "on", original)
                 target = w[5]
-                if len(w) > 6:
-                    raise BadInput(_("too many words in {move!r}").format(move=original))
+                _words(w, 6, original)
             if verb == "use":
                 return Move("use", player, card=w[1], unit=w[3], target=target)
             return Move("activate", player, ability=w[1], unit=w[3], target=target, paying=paying)
+        if verb in ("unequip", "reveal", "summon", "front"):
+            _words(w, 2, original)
+            if verb in ("unequip", "reveal"):
+                return Move(verb, player, card=w[1])
+            return Move(verb, player, unit=w[1])
+        link = {"attack": "with", "advance": "to", "equip": "on"}[verb]
+        _expect(w, 2, link, original)
+        _words(w, 4, original)
         if verb == "attack":
-            _expect(w, 2, "with", original)
             return Move("attack", player, unit=w[3], target=w[1])
         if verb == "advance":
-            _expect(w, 2, "to", original)
             return Move("advance", player, unit=w[1], target=w[3])
-        if verb == "equip":
-            _expect(w, 2, "on", original)
-            return Move("equip", player, card=w[1], unit=w[3])
-        if verb in ("unequip", "reveal"):
-            return Move(verb, player, card=w[1])
-        return Move(verb, player, unit=w[1])  # summon, front
+        return Move("equip", player, card=w[1], unit=w[3])
     except IndexError:
         message = _("move {move!r} is cut short; see `fsm moves FILE` for examples")
         raise BadInput(message.format(move=original)) from None
 
 
+def _words(w: list[str], count: int, original: str) -> None:
+    """A complete move is over: words after it are refused, not dropped (``... twice``)."""
+    if len(w) > count:
+        message = _("{move!r} is a whole move before {extra!r}; nothing may follow it")
+        raise BadInput(message.format(move=original, extra=" ".join(w[count:])))
+    if len(w) < count:
+        raise IndexError
+
+
 def _paying(w: list[str], verb: str, original: str) -> tuple[list[str], tuple[str, ...]]:
-    """``... paying X and Y``: the words before it, and the names after it (COST-3)."""
-    if "paying" not in w:
+    """``... [on T] paying X and Y``: the words before it, and the names after it (COST-3).
+
+    'paying' is read only where it stands (after the unit or the target), so a unit or card named
+    paying is a name like any other; so is one named and, between the names."""
+    at = next((i for i in (4, 6) if len(w) > i and w[i] == "paying" and (i == 4 or w[4] == "on")), None)
+    if at is None:
         return w, ()
-    at = w.index("paying")
     if verb != "activate":
         message = _("only an ability's 代償 is paid with a choice; 'paying' does not go with {verb!r} in {move!r}")
         raise BadInput(message.format(verb=verb, move=original))
-    names = tuple(n for word in w[at + 1 :] for n in word.replace("、", ",").split(",") if n and n != "and")
-    if not names:
+    after = w[at + 1 :]
+    if not after:
         raise BadInput(_("'paying' needs the names of what pays, e.g. 'paying 炎の書': {move!r}").format(move=original))
+    if any(word != "and" for word in after[1::2]):
+        message = _("the names after 'paying' are joined by 'and': {move!r}")
+        raise BadInput(message.format(move=original))
+    names = tuple(n for word in after[::2] for n in word.replace("、", ",").split(",") if n)
     return w[:at], names
 
 

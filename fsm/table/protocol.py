@@ -88,6 +88,9 @@ class Board(Protocol):
     def reroll_speed(self, clause: str) -> None:
         """Roll the speed dice again (FLOW-SPD)."""
 
+    def spec_of(self, item: ChainItem) -> Spec:
+        """The kind of a declared item."""
+
     def ability_of(self, item: ChainItem) -> Ability | None:
         """The unit's ability a chain item was declared from (None for a card)."""
 
