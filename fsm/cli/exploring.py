@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from fsm.cli.options import SubParsers, add_lang
 from fsm.i18n import _
@@ -27,35 +28,17 @@ def _cmd_explore(args: argparse.Namespace) -> int:
     try:
         settings = parse_settings(args.variant or [])
         max_memory = parse_memory(args.max_memory) if args.max_memory else None
+        options: dict[str, Any] = {
+            "position": "end" if args.end else "start", "variants": settings, "depth": args.depth,
+            "max_states": args.max_states, "max_memory": max_memory, "jobs": args.jobs, "machines": args.machines,
+            "progress": progress, "dask": args.dask,
+        }  # fmt: skip
         if args.compare:
-            cmp = compare(
-                args.file,
-                parse_settings(args.compare),
-                position="end" if args.end else "start",
-                variants=settings,
-                depth=args.depth,
-                max_states=args.max_states,
-                max_memory=max_memory,
-                jobs=args.jobs,
-                machines=args.machines,
-                progress=progress,
-                dask=args.dask,
-            )
+            cmp = compare(args.file, parse_settings(args.compare), **options)
             print(json.dumps(cmp.as_dict(), ensure_ascii=False, indent=2) if args.json else format_comparison(cmp))
             reports = [cmp.base, cmp.other]
         else:
-            report = explore_file(
-                args.file,
-                position="end" if args.end else "start",
-                variants=settings,
-                depth=args.depth,
-                max_states=args.max_states,
-                max_memory=max_memory,
-                jobs=args.jobs,
-                machines=args.machines,
-                progress=progress,
-                dask=args.dask,
-            )
+            report = explore_file(args.file, **options)
             print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) if args.json else format_report(report))
             reports = [report]
     except BadInput as err:
