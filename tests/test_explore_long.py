@@ -144,9 +144,12 @@ def test_progress_in_a_notebook_is_a_widget() -> None:
     nb = nbformat.v4.new_notebook()
     nb.cells = [
         nbformat.v4.new_code_cell(
+            # shown from the start, so the test does not hang on how fast this machine explores
+            "import fsm.explore.progress\n"
+            "fsm.explore.progress.QUIET_FOR = 0.0\n"
             "from fsm.explore.explorer import explore_file\n"
             f"report = explore_file({LONG!r}, max_states=5000)\n"
-            "print('states', report.states, 'seconds', report.seconds)"
+            "print('states', report.states)"
         )
     ]
     specs = KernelSpecManager(kernel_dirs=[str(Path(sys.prefix) / "share" / "jupyter" / "kernels")])
@@ -159,8 +162,7 @@ def test_progress_in_a_notebook_is_a_widget() -> None:
             km.shutdown_kernel(now=True)
     outputs = nb.cells[0].outputs
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
-    seconds = float(text.split("seconds")[1].split()[0])
-    assert seconds > 2.5, f"too quick to show progress ({seconds:.1f} s): raise max_states"
+    assert int(text.split("states")[1].split()[0]) > 0, text
     widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert widgets, outputs
 

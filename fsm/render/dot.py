@@ -3,6 +3,7 @@ palette), byte-stable ids, and running `dot` with the glyphs embedded."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape as _html_escape
@@ -431,22 +432,30 @@ def _styled(
     return _stable_ids(dot.to_string()), cited, renderer
 
 
-_CLUSTER = r'<g id="clust\d+" class="cluster">\n.*?</g>\n'  # a cluster's group holds no other group
+_CLUSTER = r'<g id="[^"]+" class="cluster">\n.*?</g>\n'  # a cluster's group holds no other group
 _CLUSTERS = re.compile(f"(?:{_CLUSTER})+", re.S)
+_GRAPH = re.compile(r"^(?:strict\s+)?(?:di)?graph\b", re.M)
+_TITLE = re.compile(r"<title>(.*?)</title>")
 
 
-def _clusters_in_order(svg: str) -> str:
+def _clusters_in_order(svg: str, source: str) -> str:
     """Graphviz 2.43 writes a graph's clusters in an order that changes from run to run on the same
-    input (their places do not): write each run of them in Graphviz's own numbering, parents first,
-    so the same graph gives the same SVG bytes (the site's scenario pages, the step-through cache)."""
+    input (their places do not): write each run of them in the order the DOT declares them, which
+    is parents first, so the same graph gives the same SVG bytes (the site's scenario pages, the
+    step-through cache).  The order is read from the source, not from Graphviz's ``clustN`` ids,
+    because a cluster given an ``id`` (the live views) is written under that id instead."""
+    graphs = [source[m.start() :] for m in _GRAPH.finditer(source)] or [source]
 
-    def number(block: str) -> int:
-        return int(block[len('<g id="clust') : block.index('"', len('<g id="clust'))])
+    def in_graph(doc: str, dot: str) -> str:
+        def place(block: str) -> tuple[int, str]:
+            title = html.unescape(found[1]) if (found := _TITLE.search(block)) else ""
+            at = dot.find(f"subgraph {title} ")
+            return (at if at >= 0 else len(dot), title)
 
-    def ordered(run: re.Match[str]) -> str:
-        return "".join(sorted(re.findall(_CLUSTER, run.group(0), re.S), key=number))
+        return _CLUSTERS.sub(lambda run: "".join(sorted(re.findall(_CLUSTER, run[0], re.S), key=place)), doc)
 
-    return _CLUSTERS.sub(ordered, svg)
+    head, *docs = svg.split("<svg ")
+    return "<svg ".join([head, *(in_graph(doc, graphs[min(i, len(graphs) - 1)]) for i, doc in enumerate(docs))])
 
 
 def run_dot(source: str, fmt: str, dpi: int | None = None, embed_fonts: bool = True) -> bytes:
@@ -459,6 +468,6 @@ def run_dot(source: str, fmt: str, dpi: int | None = None, embed_fonts: bool = T
         source = source.replace("{", f"{{\ndpi={int(dpi)};", 1)
     out = run_graphviz(source, fmt)
     if fmt == "svg":
-        text = _clusters_in_order(_VERSION_COMMENT.sub("", out.decode("utf-8")))
+        text = _clusters_in_order(_VERSION_COMMENT.sub("", out.decode("utf-8")), source)
         out = (embed(text) if embed_fonts else text).encode("utf-8")
     return out
