@@ -19,11 +19,11 @@ from typing import Any
 from fsm.engine.game import Game, LogEntry
 from fsm.i18n import N_
 from fsm.machines.trace import FLOW, PROCEDURE, Trace
-from fsm.notebook.step_html import Painter
+from fsm.notebook.step_html import Painter, clause_badge, esc
 from fsm.notebook.timeline import Frame
 from fsm.render import drawing, live_view
 from fsm.render.labels import Lang
-from fsm.scenarios.script import Script, same_move
+from fsm.scenarios.script import Script, ScriptStep, same_move
 from fsm.table.moves import Move, written
 
 #: JSON of one frame (see the module docstring and front/frames.js).
@@ -74,6 +74,22 @@ class FrameWriter:
             return f'<span class="fsm-clause">{m.group(2)}</span>'
 
         return _BADGE.sub(cut, text)
+
+    def title(self, title: str, clauses: Sequence[str]) -> str:
+        """The step-through's heading: the scenario's title and the clauses it shows."""
+        if not title:
+            return ""
+        cites = " ".join(clause_badge(c) for c in clauses)
+        return f"<div class='fsm-title'>{esc(title)} {cites}</div>"
+
+    def script_line(self, step: ScriptStep) -> str:
+        """One line of the folded script: a move, or a move the script expects to be refused."""
+        text = esc(step.text)
+        if step.refused:
+            return self.painter.say(
+                N_("<i>try</i> {move} <i>→ refused</i> {clause}"), move=text, clause=clause_badge(step.clause)
+            )
+        return text
 
     def take_tips(self) -> dict[str, str]:
         """The tooltips written since the last call."""

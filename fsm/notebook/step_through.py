@@ -34,8 +34,6 @@ Stable CSS classes for the browser tests and styling (made by front/step.js): ``
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +47,7 @@ from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
 from fsm.notebook.step_view import StepView, words
 from fsm.notebook.timeline import Frame, frames, is_move_echo
-from fsm.notebook.widget_words import say
+from fsm.notebook.why_box import WhyBox
 from fsm.render.labels import Lang
 from fsm.rules.variants import Variants
 from fsm.scenarios.script import Script, ScriptStep, read_script
@@ -160,13 +158,13 @@ class StepThrough:
         self.frames: list[Frame] = frames(self.entries, self._start, self.lang)
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
-        self.why_html = ""
         self.data: list[FrameData] = []  # the frames as the page has them
         self.widget = StepView(
             words=words(lang),
-            title=self._title(),
-            script=[self._script_step(s) for s in self.script.steps],
+            title=self.writer.title(title, self.clauses),
+            script=[self.writer.script_line(s) for s in self.script.steps],
         )
+        self.why = WhyBox(self.widget, lang)
         self.widget.on_msg(self._message)
         self._send_from(0)
 
@@ -227,6 +225,11 @@ class StepThrough:
         return self.script.off
 
     @property
+    def why_html(self) -> str:
+        """What the why-not box shows now."""
+        return self.why.html
+
+    @property
     def frame(self) -> Frame:
         return self.frames[self.cursor]
 
@@ -249,23 +252,25 @@ class StepThrough:
         """Play a move as if its button were clicked; a refusal is shown, not raised."""
         text = str(move).strip()
         if not text:
-            self._show_why(self._say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
+            self.why.show(self.why.say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
             return []
         if not self.frame.decision:
-            self._show_why(self._say(N_("this move is still being replayed: press “to the decision” first")), ok=False)
+            self.why.show(
+                self.why.say(N_("this move is still being replayed: press “to the decision” first")), ok=False
+            )
             return []
         try:
             entries = self.game.apply(move if isinstance(move, Move) else text)
         except RuleViolation as err:
-            said = self._say(N_("refused {clause} {message} — nothing changed"))
-            self._show_why(said.format(clause=clause_badge(err.clause), message=esc(err.message)), ok=False)
+            said = self.why.say(N_("refused {clause} {message} — nothing changed"))
+            self.why.show(said.format(clause=clause_badge(err.clause), message=esc(err.message)), ok=False)
             return []
         except BadInput as err:
-            self._unreadable(err)
+            self.why.unreadable(err)
             return []
         except Exception as err:  # noqa: BLE001 - an engine bug is reported in the widget, not as a traceback
-            said = self._say(N_("internal error, please report it: {kind}: {error}"))
-            self._show_why(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
+            said = self.why.say(N_("internal error, please report it: {kind}: {error}"))
+            self.why.show(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
             return []
         del self.points[self._at + 1 :]  # a move played from an earlier point starts a new future
         self.script.follow(entries[0].move if entries else "")
@@ -284,21 +289,21 @@ class StepThrough:
         """Is this move legal now, and if not, which rule forbids it?  Changes nothing."""
         text = str(move).strip()
         if not text:
-            return self._show_why(self._say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
+            return self.why.show(self.why.say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
         try:
             verdict = self.game.why_not(move if isinstance(move, Move) else text)
         except BadInput as err:  # e.g. a unit or ability that does not exist on this table
-            return self._unreadable(err)
+            return self.why.unreadable(err)
         except Exception as err:  # noqa: BLE001 - a reader's typo must never end in a traceback
-            said = self._say(N_("could not check this move ({kind}: {error})"))
-            return self._show_why(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
+            said = self.why.say(N_("could not check this move ({kind}: {error})"))
+            return self.why.show(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
         if verdict.legal:
-            said = self._say(N_("<b>{move}</b> is legal here — press “play it” to play it"))
-            return self._show_why(said.format(move=esc(text)), ok=True)
+            said = self.why.say(N_("<b>{move}</b> is legal here — press “play it” to play it"))
+            return self.why.show(said.format(move=esc(text)), ok=True)
         if not verdict.clause:
-            return self._unreadable(verdict.message)
-        said = self._say(N_("<b>{move}</b> is refused {clause} {message}"))
-        return self._show_why(
+            return self.why.unreadable(verdict.message)
+        said = self.why.say(N_("<b>{move}</b> is refused {clause} {message}"))
+        return self.why.show(
             said.format(move=esc(text), clause=clause_badge(verdict.clause), message=esc(verdict.message)), ok=False
         )
 
@@ -306,12 +311,12 @@ class StepThrough:
         """Play the script's next move, or show the refusal the script expects next."""
         s = self.script
         if s.off:
-            self._show_why(
-                self._say(N_("you have left the script; undo back to it, or go back to the start")), ok=False
+            self.why.show(
+                self.why.say(N_("you have left the script; undo back to it, or go back to the start")), ok=False
             )
             return
         if s.pos >= len(s.steps):
-            self._show_why(self._say(N_("the script is finished; carry on with the buttons")), ok=True)
+            self.why.show(self.why.say(N_("the script is finished; carry on with the buttons")), ok=True)
             return
         if not self.frame.decision:
             self.play_to_decision()
@@ -321,7 +326,7 @@ class StepThrough:
             self.points[self._at] = _Point(self.points[self._at].snapshot, s.pos, s.off)
             first = next(i for i, f in enumerate(self.frames) if f.move == self._at and f.decision)
             self.try_move(step.text)  # the refusal the script expects, shown with the move typed in
-            self._send_from(first, why=(self.why_html, None), typed=step.text)
+            self._send_from(first, why=(self.why.html, None), typed=step.text)
             return
         self.play(step.text)
 
@@ -345,7 +350,7 @@ class StepThrough:
         """Take back the move shown (or being replayed), and everything after it."""
         move = self.frame.move
         if move == 0:
-            self._show_why(self._say(N_("nothing to undo")), ok=False)
+            self.why.show(self.why.say(N_("nothing to undo")), ok=False)
             return
         self._forget_after(move - 1)
 
@@ -388,7 +393,7 @@ class StepThrough:
             "length": len(self.frames),
         }
         if why is not None:
-            self.why_html = why[0]
+            self.why.html = why[0]
             message["why"] = {"html": why[0], "ok": why[1], "typed": typed}
         self.widget.send(message)
 
@@ -405,7 +410,7 @@ class StepThrough:
                     "clauses": self.writer.tips,
                     "cursor": self.cursor,
                     "length": len(self.frames),
-                    "why": {"html": self.why_html, "ok": False, "typed": ""},
+                    "why": {"html": self.why.html, "ok": False, "typed": ""},
                 }
             )
             return
@@ -424,31 +429,3 @@ class StepThrough:
             self.next_in_script()
         elif kind == "table":
             self.widget.send({"type": "table", "point": point, "html": self.writer.painter.table()})  # tooltips kept
-
-    def _say(self, message: str) -> str:
-        return say(message, self.lang)  # the caller fills the placeholders
-
-    def _unreadable(self, error: object) -> str:
-        """Not a move on this table at all (a typo, an unknown name): no rule to cite."""
-        said = self._say(N_("cannot read this move: {error}"))
-        return self._show_why(said.format(error=esc(error)), ok=False)
-
-    def _show_why(self, message: str, ok: bool | None = None) -> str:
-        """The why box's answer (in the page); returned as plain text for a cell."""
-        self.why_html = message
-        self.widget.send({"type": "why", "html": message, "ok": ok})
-        return html.unescape(re.sub(r"<[^>]+>", "", message))
-
-    def _title(self) -> str:
-        if not self.title:
-            return ""
-        cites = " ".join(clause_badge(c) for c in self.clauses)
-        return f"<div class='fsm-title'>{esc(self.title)} {cites}</div>"
-
-    def _script_step(self, step: ScriptStep) -> str:
-        text = esc(step.text)
-        if step.refused:
-            return self.writer.painter.say(
-                N_("<i>try</i> {move} <i>→ refused</i> {clause}"), move=text, clause=clause_badge(step.clause)
-            )
-        return text
