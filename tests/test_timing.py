@@ -243,8 +243,10 @@ def _then(g: Game, *moves: str) -> Game:
 #: timing is refused under TIM-CTR-1 (only a counter may answer), a limited counter under its limit.
 AT_AN_ACTION_POINT = {
     **CLAUSE_OF_ROW,
-    "[通常/反撃]": "TIM-NORMAL",  # a combination is refused under the part that is an action
-    "[通常/反撃/スピード]": "TIM-NORMAL",
+    # a combination fitting nowhere is refused under the clause naming the mix: no one of its
+    # timings alone forbids it (TIM-NC, TIM-NCS; any other mix TIM-1)
+    "[通常/反撃]": "TIM-NC",
+    "[通常/反撃/スピード]": "TIM-NCS",
 }
 IN_A_WINDOW = {
     **AT_AN_ACTION_POINT,
