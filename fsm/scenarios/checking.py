@@ -45,21 +45,22 @@ UNIT_CHECKS = ("skills", "acted", "marched", "destroyed", "discarded", "party", 
 EXPECTATION_CLAUSES = {"skills": "SYM-1", "zones": "FLOW-ZONES", "order": "TIM-CTR-3"}
 
 
-def borrowed(game: Game, unit: str | None, source: str, clause: str) -> str | None:
-    """The clause saying that ``source`` is used like something else, if a check on it held under a
-    clause of the procedure it borrows: SYNC-2 (a 【同調】 X otherwise follows X's procedure: a
-    【同調】【行動】 refused under ACT-2) or QS-2 (a revealed quick-summon card is used like any
-    other skill card: it resolves under SC-7).  ``unit`` is the ability's unit, if known."""
+def verified_by(game: Game, unit: str | None, source: str, clause: str) -> set[str]:
+    """The clauses a check on ``source`` that held under ``clause`` verifies: that clause, and the
+    one saying ``source`` is used like something else when ``clause`` belongs to the procedure it
+    borrows: SYNC-2 (a 【同調】 X otherwise follows X's procedure: a 【同調】【行動】 refused under
+    ACT-2) or QS-2 (a revealed quick-summon card is used like any other skill card: it resolves
+    under SC-7).  ``unit`` is the ability's unit, if known."""
     t = game.table
     card = t.cards.get(source) or t.cards.get(name_index(game).get(source, ""))
     if card is not None:
         skill = game.rules.kind_for("use")
-        return "QS-2" if card.quick_summon and clause in dict(skill.clauses).values() else None
+        return {clause, "QS-2"} if card.quick_summon and clause in dict(skill.clauses).values() else {clause}
     units = [t.units[unit]] if unit in t.units else list(t.units.values())
     ability = next((a for u in units for a in u.abilities if a.name == source), None)
-    if ability is None or not ability.sync:
-        return None
-    return "SYNC-2" if clause in dict(game.rules.kind(ability.kind).clauses).values() else None
+    if ability is not None and ability.sync and clause in dict(game.rules.kind(ability.kind).clauses).values():
+        return {clause, "SYNC-2"}
+    return {clause}
 
 
 def check(game: Game, expect: Mapping[str, Any], where: Where, checked: set[str] | None = None) -> list[Failure]:
@@ -202,7 +203,7 @@ def _check_outcome(
     )
     if matches:
         for o, (_r, c) in zip(got, wants, strict=True):
-            checked.update(x for x in (c, c and borrowed(game, o.unit, source, c)) if x)
+            checked |= verified_by(game, o.unit, source, c) if c else set()
         return []
     shown = [f"{o.result} ({o.clause}{': ' + o.reason if o.reason else ''})" for o in got]
     expected = [f"{r} ({c})" if c else r for r, c in wants]

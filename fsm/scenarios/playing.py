@@ -45,7 +45,7 @@ from fsm.i18n import _, did_you_mean, language, more_problems, using
 from fsm.rules.catalogue import CLAUSES
 from fsm.rules.variants import Variants
 from fsm.scenarios.building import build_game
-from fsm.scenarios.checking import EXPECT_KEYS, Failure, borrowed, check
+from fsm.scenarios.checking import EXPECT_KEYS, Failure, check, verified_by
 from fsm.scenarios.reading import (
     Fields,
     Where,
@@ -321,11 +321,8 @@ def _refused(game: Game, entry: Mapping[str, Any], at: str, where: Where, result
             )
         )
     elif want:
-        result.checked.add(want)
         move = parse_move(text)
-        also = borrowed(game, move.unit, move.ability or move.card or "", want)
-        if also:
-            result.checked.add(also)
+        result.checked |= verified_by(game, move.unit, move.ability or move.card or "", want)
     line = LogEntry(_("refused: {reason}").format(reason=verdict.message), verdict.clause, move=text)
     result.steps.append((f"refused {text}", [line]))
     return True
