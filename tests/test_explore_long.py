@@ -29,7 +29,7 @@ def _as_from_a_terminal() -> None:
 
 def _explore(*args: str, **kw: object) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "fsm", "explore", LONG, *args]
-    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+    return subprocess.Popen(  # type: ignore[call-overload]
         cmd, cwd=REPO, env=ENV, text=True, preexec_fn=_as_from_a_terminal, **kw
     )
 
