@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from machine_trace import settled
 
 from fsm.engine.game import Game
 from fsm.errors import BadInput, RuleViolation
@@ -115,9 +116,12 @@ def malformed(game: Game, move: str) -> BadInput:
 
 
 def outcome(game: Game, source: str) -> tuple[str, str]:
-    """(result, clause) of the last chain item declared from this ability or card."""
+    """(result, clause) of the last chain item declared from this ability or card, once the machines'
+    trace agrees: its procedure took the resolve or fizzle edge (the engine only records it)."""
     found = [o for o in game.table.outcomes if o.source == source]
     assert found, f"nothing declared from {source!r} has resolved or fizzled"
+    name = game.table.cards[source].name if source in game.table.cards else source
+    assert settled(game, name).entered == found[-1].result, f"{source}: the table and the machines' trace disagree"
     return found[-1].result, found[-1].clause
 
 

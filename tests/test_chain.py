@@ -4,9 +4,11 @@ order things resolve in; and the dice every declaration rolls (ACT-4, COST-3, SD
 from __future__ import annotations
 
 from conftest import log_index, make, play, refused, texts
+from machine_trace import edges, priorities, took, unwound
 
 from fsm.engine.game import Game
 from fsm.machines.chain import priority
+from fsm.machines.trace import CHAIN
 
 _NOTHING = {"timing": "反撃", "target": "none", "effect": "nothing"}
 UNITS = {
@@ -64,6 +66,12 @@ def test_tim_ctr_2_priority_goes_to_the_opponent_of_the_newest_declarer() -> Non
     play(g, "A: use 土1 by 岩の巨人")
     assert priority(g.table) == "B"
     assert [i.answering for i in g.table.chain] == [None, 1, 2]
+    # the chain machine took each edge into the opponent's priority (its state names who holds it)
+    assert [(e.event, e.entered) for e in edges(g, CHAIN)] == [
+        ("open_window", "priority_opponent"),
+        ("counter", "priority_opponent"),
+        ("counter", "priority_opponent"),
+    ]
 
 
 def test_act_5_declarer_may_counter_its_own_item_after_the_opponent_passes() -> None:
@@ -85,6 +93,14 @@ def test_tim_ctr_2_window_closes_only_on_two_passes_in_a_row() -> None:
     play(g, "A: pass")
     assert not g.table.chain and priority(g.table) is None and g.table.chain_state == "empty"
     assert resolved_sources(g) == ["土1", "岩砕き"]
+    assert priorities(g)[:5] == [
+        "priority_opponent",
+        "priority_declarer",
+        "priority_opponent",
+        "priority_declarer",
+        "resolving",
+    ]
+    assert took(g, CHAIN, "pass_priority", "resolving").left == ("priority_declarer",)  # the second pass in a row
 
 
 def test_tim_ctr_3_counters_to_any_depth_resolve_last_declared_first() -> None:
@@ -104,6 +120,7 @@ def test_tim_ctr_3_counters_to_any_depth_resolve_last_declared_first() -> None:
     play(g, "A: pass", "B: pass")
     assert g.table.resolution_order == declared[::-1]
     assert resolved_sources(g) == ["水3", "土2", "水2", "土1", "水1", "岩砕き"]
+    assert unwound(g) == ["水3", "土2", "水2", "土1", "水1", "岩砕き"]  # the order the procedures were rechecked
 
 
 def test_tim_ctr_3_default_no_counter_between_resolutions() -> None:

@@ -89,7 +89,7 @@ def test_console_entry_point_fsm_runs_a_scenario() -> None:
 
 def test_tim_ctr_3_json_lines_one_object_per_step(capsys: pytest.CaptureFixture[str]) -> None:
     """TIM-CTR-3: --json prints one object per step with the move, the clause and the states entered;
-    the refusal carries the engine's reason (TIM-CTR-2) and the result the file's title."""
+    each refusal carries the engine's reason (TIM-CTR-2, TIM-CTR-1, TIM-NORMAL) and the result the file's title."""
     code, out, _err = fsm(capsys, "run", "--json", FIZZLE)
     assert code == 0
     objects = [json.loads(line) for line in out.splitlines()]
@@ -107,7 +107,23 @@ def test_tim_ctr_3_json_lines_one_object_per_step(capsys: pytest.CaptureFixture[
             "player": "A",
             "clause": "TIM-CTR-2",
             "text": "B has priority in the counter window; A must wait for B to pass",
-        }
+        },
+        {
+            "type": "refused",
+            "file": str(FIZZLE),
+            "move": "A: activate 岩砕き of 岩の巨人 on 水の精",
+            "player": "A",
+            "clause": "TIM-CTR-1",
+            "text": "[通常] cannot answer the pending 【スキル】 足止め here",
+        },
+        {
+            "type": "refused",
+            "file": str(FIZZLE),
+            "move": "A: activate 岩砕き of 岩の巨人 on 水の精",
+            "player": "A",
+            "clause": "TIM-NORMAL",
+            "text": "[通常] cannot be used at this point (opponent's normal timing)",
+        },
     ]
     assert objects[-1] == {
         "type": "result",

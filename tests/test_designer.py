@@ -59,7 +59,7 @@ def test_ab1_rest_pays_at_declaration_so_an_exhausting_counter_cannot_make_it_fi
 
 def test_ab1_rest_is_once_while_unacted() -> None:
     """AB-1 (frequency once_while_unacted): after resolving, the rested unit cannot rest again."""
-    game = play(DESIGNS / "rest.yaml", upto=5).game  # the chain has resolved; B's normal timing
+    game = play(DESIGNS / "rest.yaml", upto=6).game  # the chain has resolved; B's normal timing
     game.apply("B: pass")
     verdict = game.why_not("A: activate 深呼吸 of 岩の巨人")
     assert not verdict.legal and "行動完了" in verdict.message

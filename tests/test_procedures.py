@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 from conftest import log_index, make, outcome, play, refused, texts
+from machine_trace import took
 
 from fsm.engine.game import Game
 from fsm.machines.chain import priority
@@ -133,16 +134,21 @@ def test_act_5_opponent_may_counter() -> None:
 
 
 @pytest.mark.parametrize(
-    ("card", "reason"),
-    [("足止め", "行動完了"), ("破壊の術", "撃破"), ("押し返し", "no longer on the field")],
+    ("card", "reason", "failed"),
+    [
+        ("足止め", "行動完了", ("acted",)),
+        ("破壊の術", "撃破", ("destroyed", "off_field")),
+        ("押し返し", "no longer on the field", ("off_field",)),
+    ],
 )
-def test_act_6_recheck_fizzles(card: str, reason: str) -> None:
+def test_act_6_recheck_fizzles(card: str, reason: str, failed: tuple[str, ...]) -> None:
     """ACT-6: after the counters resolve, an acted / destroyed / removed unit's action fizzles and its
-    effect never happens."""
+    effect never happens; the procedure machine took its fizzle edge on exactly those conditions."""
     g = game()
     play(g, "A: activate 岩砕き of 岩の巨人 on 水の精", f"B: use {card} by 水の精 on 岩の巨人", "A: pass", "B: pass")
     result, clause = outcome(g, "岩砕き")
     assert (result, clause) == ("fizzled", "ACT-6")
+    assert took(g, "岩砕き", "fizzle", "fizzled").failed == failed
     assert reason in [o for o in g.table.outcomes if o.source == "岩砕き"][0].reason
     assert not g.table.units["水の精"].destroyed
 
@@ -205,6 +211,7 @@ def test_cost_5_acted_does_not_stop_it() -> None:
     play(g, "A: activate 地割れ of 岩の巨人 on 水の精", "B: use 足止め by 水の精 on 岩の巨人", "A: pass", "B: pass")
     assert g.table.units["岩の巨人"].acted
     assert outcome(g, "地割れ") == ("resolved", "COST-6")
+    assert took(g, "地割れ", "resolve", "resolved").left == ("recheck",)  # rechecked, and held
     assert g.table.units["水の精"].acted  # COST-6: the effect happened
 
 
@@ -215,6 +222,7 @@ def test_cost_5_fizzle_and_refund_variant(refund: bool, consumed: Counter[str]) 
     g = game(refund_cost_on_fizzle=refund)
     play(g, "A: activate 地割れ of 岩の巨人 on 水の精", "B: use 押し返し by 水の精 on 岩の巨人", "A: pass", "B: pass")
     assert outcome(g, "地割れ") == ("fizzled", "COST-5")
+    assert took(g, "地割れ", "fizzle", "fizzled").failed == ("off_field",)
     assert not g.table.units["水の精"].acted
     assert +g.table.units["岩の巨人"].skills.consumed == consumed
     assert any(e.clause == "COST-5" and "refunded" in e.text for e in g.log) is refund
@@ -257,6 +265,7 @@ def test_sd_6_fizzles_when_destroyed_first() -> None:
     g = game()
     play(g, "A: activate 大爆発 of 岩の巨人 on 水の精", "B: use 破壊の術 by 水の精 on 岩の巨人", "A: pass", "B: pass")
     assert outcome(g, "大爆発") == ("fizzled", "SD-6")
+    assert took(g, "大爆発", "fizzle", "fizzled").failed == ("destroyed", "off_field")
     assert g.table.units["水の精"].on_field
     assert g.table.units["岩の巨人"].destroyed and not g.table.units["岩の巨人"].discarded
 
@@ -266,6 +275,7 @@ def test_sd_6_acted_does_not_stop_it() -> None:
     g = game()
     play(g, "A: activate 大爆発 of 岩の巨人 on 水の精", "B: use 足止め by 水の精 on 岩の巨人", "A: pass", "B: pass")
     assert outcome(g, "大爆発") == ("resolved", "SD-7")
+    assert took(g, "大爆発", "resolve", "resolved").left == ("recheck",)
 
 
 def test_sd_7_discarded_only_at_resolution_then_effect() -> None:
@@ -386,6 +396,7 @@ def test_sc_6_fizzled_card_goes_to_the_graveyard() -> None:
     g = make(units, cards)
     play(g, "A: use 石つぶて by 土の子 on 水の精", "B: use 吸収 by 水の精 on 土の子", "A: pass", "B: pass")
     assert outcome(g, "石つぶて") == ("fizzled", "SC-6")
+    assert took(g, "石つぶて", "fizzle", "fizzled").failed == ("condition_unmet",)
     assert g.table.cards["石つぶて"].zone == "graveyard"
     assert not g.table.units["水の精"].acted
 
@@ -395,6 +406,7 @@ def test_sc_6_fizzles_when_the_user_leaves_the_field() -> None:
     g = game()
     play(g, "A: use 石つぶて by 岩の巨人 on 水の精", "B: use 押し返し by 水の精 on 岩の巨人", "A: pass", "B: pass")
     assert outcome(g, "石つぶて") == ("fizzled", "SC-6")
+    assert took(g, "石つぶて", "fizzle", "fizzled").failed == ("off_field",)
     assert g.table.cards["石つぶて"].zone == "graveyard"
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import make, pass_until, play, refused
+from machine_trace import took
 from test_procedures import CARDS, UNITS
 
 from fsm.engine.game import Game
@@ -130,6 +131,7 @@ def test_act_6_a_discarded_unit_fizzles_for_being_discarded() -> None:
     rock = next(o for o in g.table.outcomes if o.source == "岩砕き")
     assert (rock.result, rock.clause) == ("fizzled", "ACT-6")
     assert "撃破/破棄" in rock.reason, rock.reason
+    assert "destroyed" in took(g, "岩砕き", "fizzle", "fizzled").failed  # the recheck the machine made
 
 
 # ---------------------------------------------------------------- FLOW-ADV: where a unit advances

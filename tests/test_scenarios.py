@@ -86,6 +86,57 @@ def test_a_steps_line_verifies_a_listed_clause(tmp_path: Path) -> None:
     assert not play(path).ok
 
 
+def test_a_routine_declaration_line_verifies_no_clause(tmp_path: Path) -> None:
+    """TIM-NORMAL (issue 29): the line written for every accepted declaration ("used as an action
+    under [通常]") is still matched by the file's steps: line, but does not verify TIM-NORMAL; only
+    the refused-move check citing it does.  Without that check the same file over-claims."""
+    refusal = '  - {refused: "A: activate 岩砕き of 岩の巨人 on 水の精", clause: TIM-NORMAL}\n'
+    path = _copy(tmp_path, "action_fizzles_after_counter", refusal, "")
+    result = play(path)
+    assert '"TIM-NORMAL: used as an action under [通常]"' in path.read_text(encoding="utf-8")
+    assert any(e.clause == "TIM-NORMAL" and e.routine for e in result.game.log)
+    assert result.unverified == ["TIM-NORMAL"]
+    assert [f.message for f in result.failures] == [result.failures[-1].message]  # the over-claim only
+    assert "lists TIM-NORMAL, but no expectation verifies it" in result.failures[0].message
+
+
+def test_every_line_framing_a_declaration_is_routine() -> None:
+    """TIM-1, TIM-*, SYNC-2, QS-2 (issue 29): across the library, each line that frames a
+    declaration (the timing it is used under, several timings, a 【同調】 wrapper, a revealed
+    card) is marked routine, and no other line is: a steps: line may quote what a rule decided."""
+    framing = ("used as a counter under", "used as an action under", "carries", "wraps", "was revealed at")
+    seen: set[str] = set()
+    for path in LIBRARY:
+        for entry in play(path).game.log:
+            assert entry.routine == any(w in entry.text for w in framing), (path.name, entry)
+            if entry.routine:
+                seen.add(entry.clause)
+    assert {"TIM-NORMAL", "TIM-CTR-1", "TIM-SPD", "TIM-NC", "TIM-1", "SYNC-2", "QS-2"} <= seen
+
+
+SYNC_ACT_2 = '  - {refused: "A: activate 挟撃 of 双子の兄 on 水の番人", clause: ACT-2}\n'
+
+
+@pytest.mark.parametrize(
+    ("stem", "clause", "old", "new"),
+    [
+        # SYNC-2: the 【同調】【行動】 挟撃 refused under the 【行動】's own ACT-2
+        ("sync_partner_left", "SYNC-2", SYNC_ACT_2, ""),
+        # QS-2: the revealed 伏兵 resolves under the skill card's step 4 (SC-7)
+        ("quick_summon_card_discarded", "QS-2", "{伏兵: {result: resolved, clause: SC-7}}", "{伏兵: resolved}"),
+    ],
+)
+def test_a_clause_of_a_borrowed_procedure_is_verified_by_the_procedure_it_borrows(
+    tmp_path: Path, stem: str, clause: str, old: str, new: str
+) -> None:
+    """SYNC-2 (a 【同調】 X follows X's procedure) and QS-2 (a revealed card is used like any skill
+    card) are verified by a check on that thing holding under a clause of the borrowed procedure;
+    without that check, the routine line alone leaves the file over-claiming."""
+    assert clause in play(REPO / "scenarios" / f"{stem}.yaml").checked
+    result = play(_copy(tmp_path, stem, old, new))
+    assert clause in result.unverified
+
+
 #: The hard cases of issue 5: file → clauses it must demonstrate.
 HARD_CASES = {
     "action_fizzles_after_counter": ["ACT-6"],

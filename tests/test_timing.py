@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from conftest import make, play, refused, texts
+from machine_trace import took
 
 from fsm.cli import main
 from fsm.engine.game import Game
@@ -243,8 +244,10 @@ def _then(g: Game, *moves: str) -> Game:
 #: timing is refused under TIM-CTR-1 (only a counter may answer), a limited counter under its limit.
 AT_AN_ACTION_POINT = {
     **CLAUSE_OF_ROW,
-    "[通常/反撃]": "TIM-NORMAL",  # a combination is refused under the part that is an action
-    "[通常/反撃/スピード]": "TIM-NORMAL",
+    # a combination fitting nowhere is refused under the clause naming the mix: no one of its
+    # timings alone forbids it (TIM-NC, TIM-NCS; any other mix TIM-1)
+    "[通常/反撃]": "TIM-NC",
+    "[通常/反撃/スピード]": "TIM-NCS",
 }
 IN_A_WINDOW = {
     **AT_AN_ACTION_POINT,
@@ -277,12 +280,22 @@ def test_tim_engine_agrees_with_the_hand_written_table(point: str) -> None:
 # ---------------------------------------------------------------- clause by clause in a game
 
 
+def answered(g: Game, cid: str) -> str:
+    """Play B's card and return what the machines' trace shows it declared on top of: the link just
+    under it on the chain when its procedure took the declare edge (the 限定 counters: TIM-ATK ...)."""
+    play(g, f"B: use {cid} by 水の精")
+    below = took(g, g.table.cards[cid].name, "declare", "declared").below
+    assert below is not None, f"{cid} was declared on an empty chain"
+    return below.source
+
+
 def test_tim_atk_allowed_against_an_attack_refused_against_a_skill_outside_one() -> None:
     """TIM-ATK: [反撃：攻撃限定] answers an attack (and a skill used inside that attack timing), but
     not a skill used outside an attack."""
     cid = next(c for c, label in LABEL.items() if label == "[反撃：攻撃限定]")
     g = SETUPS["attack timing: answering the attack"]()
     assert g.why_not(f"B: use {cid} by 水の精").legal
+    assert answered(g, cid) == "attack"
     g = SETUPS["attack timing: answering a skill"]()
     assert g.why_not(f"B: use {cid} by 水の精").legal
     g = SETUPS["answering a skill"]()
@@ -295,6 +308,7 @@ def test_tim_skl_refused_against_an_ability() -> None:
     cid = next(c for c, label in LABEL.items() if label == "[反撃：スキル限定]")
     refused(SETUPS["answering an ability"](), f"B: use {cid} by 水の精", "TIM-SKL")
     assert SETUPS["answering a skill"]().why_not(f"B: use {cid} by 水の精").legal
+    assert answered(SETUPS["answering a skill"](), cid) == "石つぶて"
 
 
 def test_tim_abl_refused_against_a_skill() -> None:
@@ -302,6 +316,7 @@ def test_tim_abl_refused_against_a_skill() -> None:
     cid = next(c for c, label in LABEL.items() if label == "[反撃：特殊能力限定]")
     refused(SETUPS["answering a skill"](), f"B: use {cid} by 水の精", "TIM-ABL")
     assert SETUPS["answering an ability"]().why_not(f"B: use {cid} by 水の精").legal
+    assert answered(SETUPS["answering an ability"](), cid) == "岩砕き"
 
 
 def test_tim_spd_answers_the_dice_and_what_is_used_during_speed_only() -> None:
@@ -310,6 +325,7 @@ def test_tim_spd_answers_the_dice_and_what_is_used_during_speed_only() -> None:
     cid = next(c for c, label in LABEL.items() if label == "[反撃：スピード限定]")
     for point in ("speed: answering the dice result", "speed: answering an ability", "speed: answering a skill"):
         assert SETUPS[point]().why_not(f"B: use {cid} by 水の精").legal, point
+    assert answered(SETUPS["speed: answering the dice result"](), cid) == "speed"
     refused(SETUPS["answering a skill"](), f"B: use {cid} by 水の精", "TIM-SPD")
 
 

@@ -63,6 +63,8 @@ def use_problem(
     labels = "/".join(seat.rules.timings[k].ja for k in timings)
     if use is None:
         clause = refusal_clause(timings, point, in_force)
+        if len(timings) > 1 and not point.answering:  # none of its several timings fits: the clause
+            clause = seat.rules.combination_clause(timings)[0]  # naming the mix (TIM-NC, TIM-NCS, TIM-1)
         if point.answering:
             top = t.chain[-1]
             return (

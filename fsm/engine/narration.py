@@ -29,6 +29,9 @@ class LogEntry:
     move: str = ""
     trace: Trace | None = None  # on a machine transition: the machines at that instant (fsm.machines.trace)
     echo: bool = False  # the move's own first line (its text is the move, in the game's language)
+    # written for every declaration it frames (the timing used, a 【同調】 wrapper ...): it names a
+    # clause but records no decision of it, so a scenario's steps: line quoting it verifies nothing
+    routine: bool = False
 
 
 class Narration:
@@ -157,4 +160,4 @@ class Narration:
         if card is not None and card.quick_summon:
             revealed = _("{card} was revealed at the quick-summon timing; used like any skill card")
             lines.append((revealed.format(card=card.name), "QS-2"))
-        return [LogEntry(text, clause, move=self.current_move) for text, clause in lines]
+        return [LogEntry(text, clause, move=self.current_move, routine=True) for text, clause in lines]

@@ -45,7 +45,7 @@ from fsm.i18n import _, did_you_mean, language, more_problems, using
 from fsm.rules.catalogue import CLAUSES
 from fsm.rules.variants import Variants
 from fsm.scenarios.building import build_game
-from fsm.scenarios.checking import EXPECT_KEYS, Failure, check
+from fsm.scenarios.checking import EXPECT_KEYS, Failure, check, verified_by
 from fsm.scenarios.reading import (
     Fields,
     Where,
@@ -296,7 +296,8 @@ def _over_claim(unverified: list[str], at: str) -> Failure:
         at,
         f"lists {ids}, but no expectation verifies {'it' if len(unverified) == 1 else 'them'}; "
         f"add a steps: line such as '{unverified[0]}: words of its log line', an outcome or refused-move "
-        "clause:, or drop it from clauses:",
+        "clause:, or drop it from clauses: (the move's own line and the lines every declaration writes, "
+        "such as 'used as a counter under [反撃]', verify nothing)",
     )
 
 
@@ -320,7 +321,8 @@ def _refused(game: Game, entry: Mapping[str, Any], at: str, where: Where, result
             )
         )
     elif want:
-        result.checked.add(want)
+        move = parse_move(text)
+        result.checked |= verified_by(game, move.unit, move.ability or move.card or "", want)
     line = LogEntry(_("refused: {reason}").format(reason=verdict.message), verdict.clause, move=text)
     result.steps.append((f"refused {text}", [line]))
     return True
