@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,7 @@ def test_ctrl_c_stops_jobs_2_within_2_s_with_a_partial_report_and_no_worker_left
         time.sleep(0.2)
         workers = _children(proc.pid)
     assert len(workers) >= 2, "the pool's workers never started"
-    time.sleep(1.5)  # the workers are exploring
+    _wait_for(lambda: min(_cpu_seconds(w) for w in workers) > 1.0)  # both workers are exploring
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -73,7 +74,7 @@ def test_ctrl_c_stops_jobs_2_within_2_s_with_a_partial_report_and_no_worker_left
 
 def test_ctrl_c_on_one_process_prints_the_partial_report_not_a_traceback() -> None:
     proc = _explore("--quiet", "--json", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(3)
+    _wait_for(lambda: _cpu_seconds(proc.pid) > 3.0)  # past its imports, exploring
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "Traceback" not in err, err
@@ -84,20 +85,43 @@ def test_ctrl_c_on_one_process_prints_the_partial_report_not_a_traceback() -> No
     assert report["states"] > 10
 
 
-def _on_a_pty(*args: str, seconds: float) -> str:
-    """What `fsm explore` writes on a pseudo-terminal in its first ``seconds``, then Ctrl-C."""
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used: on a busy machine wall-clock time says little about how
+    far it got, its own CPU time does."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().split(") ")[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.05)
+
+
+def _on_a_pty(*args: str, until: bytes | None = None) -> str:
+    """What `fsm explore` writes on a pseudo-terminal until it shows ``until`` (or, with ``until``
+    None, until it has explored for a CPU-second past its imports), then Ctrl-C."""
     main, secondary = pty.openpty()
     proc = _explore(*args, stdin=secondary, stdout=secondary, stderr=secondary)
     os.close(secondary)
     seen = b""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    deadline = time.monotonic() + 120
+
+    def ready_to_interrupt() -> bool:
+        if until is not None:
+            return until in seen
+        return _cpu_seconds(proc.pid) > 3.0
+
+    while not ready_to_interrupt() and time.monotonic() < deadline:
         ready, _w, _x = select.select([main], [], [], 0.1)
         if ready:
             try:
                 seen += os.read(main, 65536)
             except OSError:
                 break
+    assert proc.poll() is None, "it ended before the interruption: " + seen.decode("utf-8", "replace")
     proc.send_signal(signal.SIGINT)
     try:
         while select.select([main], [], [], 5)[0]:
@@ -114,7 +138,7 @@ def _on_a_pty(*args: str, seconds: float) -> str:
 
 
 def test_progress_on_a_terminal_is_one_live_line_with_tables_rate_depth_memory_time() -> None:
-    text = _on_a_pty(seconds=4.5)
+    text = _on_a_pty(until=" MB · ".encode())
     live = [chunk for chunk in text.split("\r") if " tables · " in chunk]
     assert live, text[:2000]
     line = live[-1]
@@ -125,16 +149,19 @@ def test_progress_on_a_terminal_is_one_live_line_with_tables_rate_depth_memory_t
 
 
 def test_quiet_shows_no_progress_on_a_terminal() -> None:
-    text = _on_a_pty("--quiet", seconds=4.5)
+    text = _on_a_pty("--quiet")
     assert " tables · " not in text
     assert "cut short by the interruption" in text  # the report still comes
 
 
 def test_progress_off_a_terminal_is_a_log_line_every_few_seconds() -> None:
     proc = _explore("--jobs", "2", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(8)
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # blocks until the first log line (2 s into the work)
+    time.sleep(5.5)  # the log's period is wall-clock time: one more line is due
     proc.send_signal(signal.SIGINT)
-    _out, err = proc.communicate(timeout=30)
+    _out, rest = proc.communicate(timeout=30)
+    err = first + rest
     lines = [line for line in err.splitlines() if line.startswith("fsm: ") and " tables · " in line]
     assert 1 <= len(lines) <= 3, err  # from 2 s on, one every 5 s
     assert "\x1b[" not in err  # plain text for a log
