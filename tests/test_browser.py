@@ -96,6 +96,8 @@ def test_act4_clicking_a_move_in_jupyterlab_updates_the_diagram_and_the_log(chro
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
             page.wait_for_selector(".fsm-step .fsm-move-scripted", timeout=120_000)
+            # Graphviz reaches the page once, when the kernel is free after Run All (step_view.py)
+            page.wait_for_selector(".fsm-step .fsm-diagram svg", timeout=120_000)
 
             step = page.locator(".fsm-step").first
             diagram_before = _diagram(step)

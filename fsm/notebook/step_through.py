@@ -45,7 +45,7 @@ from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
 from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
-from fsm.notebook.step_view import StepView, words
+from fsm.notebook.step_view import StepView, viz_module, words
 from fsm.notebook.timeline import Frame, frames, is_move_echo
 from fsm.notebook.why_box import WhyBox
 from fsm.render.labels import Lang
@@ -413,6 +413,13 @@ class StepThrough:
                     "why": {"html": self.why.html, "ok": False, "typed": ""},
                 }
             )
+            return
+        if kind == "viz":  # the page has no Graphviz yet: once per page, whichever step-through asks
+            self.widget.send({"type": "viz"}, buffers=[viz_module()])
+            return
+        if kind == "ahead":
+            have = content.get("have")
+            self.widget.send({"type": "ahead", "drawings": self.writer.ahead(set(have) if isinstance(have, list) else ())})
             return
         point = int(content.get("point", self._at))
         if 0 <= point < len(self.points):
