@@ -21,23 +21,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, chromium_path, run_all, start_lab
+from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, run_all, start_lab
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "01_ability_kinds.ipynb"
 ARTIFACTS = REPO / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    path = chromium_path()
-    if path is None:
-        pytest.skip(
-            "Chromium not found (set FSM_CHROMIUM or put `chromium` on the PATH); install it with "
-            "`sudo apt-get install -y chromium` (scripts/setup.sh test does this when run as root)"
-        )
-    return path
 
 
 @pytest.fixture(scope="module")

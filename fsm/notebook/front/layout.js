@@ -56,9 +56,12 @@ function inWorker(url) {
 async function fromCode(code) {
   const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
   try {
-    return await inWorker(url);
+    const worker = await inWorker(url);
+    page().thread = "worker";
+    return worker;
   } catch {
     const mod = await import(/* webpackIgnore: true */ url);
+    page().thread = "page"; // no module Worker here (a strict content policy): the page's own thread
     return onThisThread(await mod.instance());
   }
 }

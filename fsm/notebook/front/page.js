@@ -9,6 +9,7 @@ const KEY = Symbol.for("fsm.step-through.page");
 export function page() {
   globalThis[KEY] ??= {
     layouter: null, // Promise of {render(dot) -> Promise<svg text>}
+    thread: "", // where it runs: "worker", or "page" where no module Worker may start
     svgs: new Map(), // drawing key -> Promise of its SVG text
     drawings: new Map(), // drawing key -> drawing, every one the page was sent
     ahead: Promise.resolve(), // the asks for drawings ahead, one after another
