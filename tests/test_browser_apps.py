@@ -18,7 +18,11 @@ from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, start_lab
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = REPO / "test-artifacts"
-PAGE_STATE = "() => { const p = globalThis[Symbol.for('fsm.step-through.page')]; return p && {thread: p.thread, svgs: p.svgs.size}; }"
+#: Where the page's Graphviz runs and how many drawings it has laid out (front/page.js).
+PAGE_STATE = """() => {
+  const p = globalThis[Symbol.for('fsm.step-through.page')];
+  return p && {thread: p.thread, svgs: p.svgs.size};
+}"""
 
 
 def _wait(what: str, ok: Callable[[], bool], lab: Lab, timeout: float = 90) -> None:
@@ -55,12 +59,13 @@ def test_a_committed_notebook_opens_in_jupyterlab_not_marked_unsaved(chromium: s
         browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         try:
             for i, notebook in enumerate(("01_ability_kinds.ipynb", "ja/03_counter_chain.ipynb")):
-                page = browser.new_page(viewport=SMALL)
+                page = browser.new_page(viewport={"width": SMALL["width"], "height": SMALL["height"]})
                 page.goto(server.page(notebook, workspace=f"open{i}"))
                 page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
                 page.wait_for_selector(".jp-StatusBar-Widget :text('| Idle')", timeout=90_000)
                 page.wait_for_timeout(1500)  # the kernel's info has arrived by now (Idle comes with it)
-                tab = page.locator(".lm-TabBar-tab.jp-mod-current", has_text=notebook.split("/")[-1].removesuffix(".ipynb"))
+                name = notebook.split("/")[-1].removesuffix(".ipynb")
+                tab = page.locator(".lm-TabBar-tab.jp-mod-current", has_text=name)
                 assert tab.count() == 1, notebook
                 assert page.locator(".lm-TabBar-tab.jp-mod-dirty").count() == 0, f"{notebook} opens as unsaved"
                 page.close()
@@ -78,7 +83,7 @@ def test_tim_ctr_2_the_step_through_runs_in_notebook_7(chromium: str, server: La
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport=SMALL)
+            page = browser.new_page(viewport={"width": SMALL["width"], "height": SMALL["height"]})
             page.set_default_timeout(60_000)
             page.goto(f"{server.url}/notebooks/01_ability_kinds.ipynb?token={server.token}")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)

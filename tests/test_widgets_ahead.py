@@ -22,11 +22,11 @@ def answer(step: StepThrough, content: dict[str, Any]) -> list[tuple[dict[str, A
     """The kernel's answers to one request of the page, with their binary buffers."""
     sent: list[tuple[dict[str, Any], list[bytes] | None]] = []
     original = step.widget.send
-    step.widget.send = lambda content, buffers=None: sent.append((content, buffers))  # type: ignore[method-assign]
+    step.widget.send = lambda content, buffers=None: sent.append((content, buffers))
     try:
         step._message(step.widget, content, [])
     finally:
-        step.widget.send = original  # type: ignore[method-assign]
+        step.widget.send = original
     return sent
 
 

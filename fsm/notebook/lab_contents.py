@@ -37,11 +37,18 @@ def fill(nb: MutableMapping[str, Any], info: dict[str, Any]) -> None:
         meta["language_info"] = info
 
 
-class LabContents(AsyncLargeFileManager):  # type: ignore[misc]
+class LabContents(AsyncLargeFileManager):
     """JupyterLab's default contents manager, with notebooks read as the kernel will describe them."""
 
-    async def get(self, path: str, content: bool = True, type: str | None = None, **kwargs: Any) -> Any:  # noqa: A002
-        model = await super().get(path, content=content, type=type, **kwargs)
+    async def get(  # noqa: PLR0913 - the base class's signature
+        self,
+        path: str,
+        content: bool = True,
+        type: str | None = None,  # noqa: A002 - the base class's name
+        format: str | None = None,  # noqa: A002
+        require_hash: bool = False,
+    ) -> Any:
+        model = await super().get(path, content=content, type=type, format=format, require_hash=require_hash)
         if model.get("type") == "notebook" and isinstance(model.get("content"), MutableMapping):
             fill(model["content"], kernel_language_info())
         return model

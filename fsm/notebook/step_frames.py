@@ -16,6 +16,8 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from statemachine import StateChart
+
 from fsm.engine.game import Game, LogEntry
 from fsm.i18n import N_
 from fsm.machines.chain import CounterChain
@@ -164,7 +166,7 @@ class FrameWriter:
         are needed, so that no click waits on a layout."""
         rules = self.game.rules
         specs = {rules.kind(key, sync) for key in rules.kinds for sync in (False, True)}
-        machines = [type(self.game.flow), CounterChain, *(procedure_class(spec) for spec in specs)]
+        machines: list[type[StateChart]] = [type(self.game.flow), CounterChain, *map(procedure_class, specs)]
         return {k: d for k, d in drawing.every_drawing(machines, self.lang).items() if k not in have}
 
     def resend(self, data: Sequence[FrameData]) -> dict[str, drawing.Drawing]:

@@ -419,7 +419,9 @@ class StepThrough:
             return
         if kind == "ahead":
             have = content.get("have")
-            self.widget.send({"type": "ahead", "drawings": self.writer.ahead(set(have) if isinstance(have, list) else ())})
+            self.widget.send(
+                {"type": "ahead", "drawings": self.writer.ahead(set(have) if isinstance(have, list) else ())}
+            )
             return
         point = int(content.get("point", self._at))
         if 0 <= point < len(self.points):
