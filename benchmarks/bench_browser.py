@@ -47,9 +47,12 @@ from browser_support import CHROMIUM_ARGS, PANEL, chromium_path, run_all, start_
 
 QUIET_MS = 400
 
-#: Clicks ``el`` and resolves with the ms from the click to the last change under ``root``.
+#: Clicks ``el`` and resolves with the ms from the click to the last change under ``root``, and how many
+#: diagrams the click showed before their layout was done.
 MEASURE_JS = """
 async ([root, el, quiet]) => {
+  const page = globalThis[Symbol.for('fsm.step-through.page')];
+  const waits = page ? page.waits : 0; // diagrams that had to wait for a layout (front/page.js)
   let last = -1;
   const observer = new MutationObserver(() => { last = performance.now(); });
   observer.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
@@ -63,7 +66,8 @@ async ([root, el, quiet]) => {
     setTimeout(check, 25);
   });
   observer.disconnect();
-  return last > 0 ? last - start : null;
+  const after = page ? page.waits : 0;
+  return [last > 0 ? last - start : null, after - waits];
 }
 """
 
@@ -126,10 +130,11 @@ def _size(payload: Any) -> int:
     return len(payload.encode("utf-8")) if isinstance(payload, str) else len(payload)
 
 
-def _click(page: Any, root: Any, button: Any) -> float | None:
-    ms = page.evaluate(MEASURE_JS, [root.element_handle(), button.element_handle(), QUIET_MS])
+def _click(page: Any, root: Any, button: Any) -> tuple[float | None, int]:
+    """The click's ms to its last DOM change, and the diagrams it showed that waited for a layout."""
+    ms, waited = page.evaluate(MEASURE_JS, [root.element_handle(), button.element_handle(), QUIET_MS])
     page.wait_for_timeout(30)  # let Playwright hand over the frame events of the click
-    return ms  # type: ignore[no-any-return]
+    return ms, int(waited)
 
 
 #: Resolves once every step-through has its diagram and the page has nothing left to lay out ahead.
@@ -171,7 +176,8 @@ def _step_throughs(page: Any, notebook: str, max_clicks: int, wire: Wire, tally:
             button = step.locator(selector).first
             while button.is_visible() and button.is_enabled() and len(out) < max_clicks:
                 received, sent = wire.received, wire.sent_comm
-                ms = _click(page, step, button)
+                ms, waited = _click(page, step, button)
+                tally["layout_waits"] += waited
                 if ms is not None:
                     out.append(ms)
                     tally["clicks"].append((round(ms, 1), notebook, i, selector))
@@ -192,7 +198,7 @@ def _floor(browser: Any, lab: Any, clicks: int) -> tuple[list[float], list[int]]
     ms_out, sizes = [], []
     for _ in range(clicks):
         before = wire.received
-        if (ms := _click(page, root, button)) is not None:
+        if (ms := _click(page, root, button)[0]) is not None:
             ms_out.append(ms)
             sizes.append(wire.received - before)
     page.close()
@@ -216,6 +222,7 @@ def run(notebooks: list[str], max_clicks: int | None = None, floor_clicks: int =
                     clicks: list[float] = []
                     per_notebook = {}
                     tally: dict[str, Any] = {"bytes": [], "step_messages": [], "clicks": [], "load": {}}
+                    tally["layout_waits"] = 0
                     for nb in notebooks:
                         wire = Wire()
                         page = run_all(browser, lab, nb, watch=wire.watch)
@@ -250,6 +257,7 @@ def run(notebooks: list[str], max_clicks: int | None = None, floor_clicks: int =
         "floor_before": _summary(floor_before),
         "floor_after": _summary(floor_after),
         "slowest_clicks": sorted(tally["clicks"], reverse=True)[:5],
+        "clicks_waiting_on_a_layout": tally["layout_waits"],
         "load": tally["load"],
         "targets": {"median_ratio_to_floor": 1.5, "p90_ratio_to_floor": 2.0, "max_ms": 100},
     }
@@ -298,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"floor before the notebooks: {n['floor_before']}; after: {n['floor_after']}")
     print(f"slowest clicks (ms, notebook, step-through, button): {n['slowest_clicks']}")
+    print(f"diagrams a click showed before their layout was done: {n['clicks_waiting_on_a_layout']} (target 0)")
     for nb, numbers in n["per_notebook"].items():
         print(f"  {nb}: {numbers}; loading: {n['load'].get(nb)}")
     return 0

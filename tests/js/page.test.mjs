@@ -65,6 +65,7 @@ test("drawings ahead are laid out at idle, each once, the ones the page has skip
   await layoutAhead(["a", "b", "c", "unknown"], null);
   assert.deepEqual(viz.calls, ["digraph b {}", "digraph a {}", "digraph c {}"]);
   assert.deepEqual([...p.svgs.keys()].sort(), ["a", "b", "c"]);
+  assert.deepEqual([...p.laid].sort(), ["a", "b", "c"]);
   await layoutAhead(["a", "c"], null);
   assert.equal(viz.calls.length, 3);
 });

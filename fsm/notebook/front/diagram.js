@@ -2,6 +2,7 @@
 // zoom (readable / fit / %), wheel zoom, drag pan, and a pan that keeps the current state in view.
 import { plan } from "./highlight.js";
 import { layout } from "./layout.js";
+import { page } from "./page.js";
 import { clampScale, fitScale, panToShow, readableScale, zoomAt } from "./zoom.js";
 
 const PX_PER_PT = 4 / 3;
@@ -44,6 +45,7 @@ export class Diagram {
 
   async show(key, drawing, where) {
     const asked = (this.asked = (this.asked || 0) + 1);
+    if (!page().laid.has(key)) page().waits += 1;
     const svgText = await layout(key, drawing, this.fetchViz);
     if (asked !== this.asked) return; // a later step was asked for while this one was laid out
     if (!this.parsed.has(key)) this.parsed.set(key, parse(svgText));

@@ -88,7 +88,10 @@ export function layout(key, drawing, fetchCode) {
     const guards = new Set(drawing.edges.flatMap((e) => e.guards.map((g) => g.text)));
     const job = layouter(fetchCode).then((l) => l.render(measuredDot(drawing.dot, measure, drawing.edge_size, guards)));
     p.svgs.set(key, job);
-    job.catch(() => p.svgs.delete(key)); // shown as a message where it was asked; a later ask tries again
+    job.then(
+      () => p.laid.add(key),
+      () => p.svgs.delete(key), // shown as a message where it was asked; a later ask tries again
+    );
   }
   return p.svgs.get(key);
 }
