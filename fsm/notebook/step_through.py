@@ -414,15 +414,8 @@ class StepThrough:
                 }
             )
             return
-        if kind == "viz":  # the page has no Graphviz yet: once per page, whichever step-through asks
-            self.widget.send({"type": "viz"}, buffers=[viz_module()])
-            return
-        if kind == "ahead":
-            have = content.get("have")
-            self.widget.send(
-                {"type": "ahead", "drawings": self.writer.ahead(set(have) if isinstance(have, list) else ())}
-            )
-            return
+        if kind in ("viz", "ahead"):
+            return send_page_wide(self.widget, self.writer, kind, content.get("have"))
         point = int(content.get("point", self._at))
         if 0 <= point < len(self.points):
             if point < len(self.points) - 1:  # the page undid moves: their future is gone
@@ -438,3 +431,12 @@ class StepThrough:
             self.next_in_script()
         elif kind == "table":
             self.widget.send({"type": "table", "point": point, "html": self.writer.painter.table()})  # tooltips kept
+
+
+def send_page_wide(widget: StepView, writer: FrameWriter, kind: str, have: object) -> None:
+    """What a page is sent once, whichever step-through asks: Graphviz (``viz``, as a binary buffer),
+    or the drawings the game may show that the page has not got (``ahead``)."""
+    if kind == "viz":
+        widget.send({"type": "viz"}, buffers=[viz_module()])
+    else:
+        widget.send({"type": "ahead", "drawings": writer.ahead(set(have) if isinstance(have, list) else ())})
