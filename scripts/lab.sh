@@ -49,6 +49,9 @@ extra+=(--LabApp.app_settings_dir="$PWD/$settings" --LabApp.news_url=None)
 echo "Starting JupyterLab on 127.0.0.1; open the http://127.0.0.1:8888/lab?token=... URL printed below."
 # JupyterLab will not start as root without --allow-root (containers, CI); it still listens on 127.0.0.1 only.
 if [[ "$(id -u)" -eq 0 ]]; then extra+=(--allow-root); fi
-# Saving writes the notebook as committed (no outputs, no widget state): see fsm/notebook/clean.py.
+# Saving writes the notebook as committed (no outputs, no widget state): see fsm/notebook/clean.py;
+# opening one does not mark it unsaved (the kernel's language_info served with it): lab_contents.py.
 exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$notebooks" \
-  --ContentsManager.pre_save_hook=fsm.notebook.clean.pre_save ${extra[@]+"${extra[@]}"} ${args[@]+"${args[@]}"}
+  --ContentsManager.pre_save_hook=fsm.notebook.clean.pre_save \
+  --ServerApp.contents_manager_class=fsm.notebook.lab_contents.LabContents \
+  ${extra[@]+"${extra[@]}"} ${args[@]+"${args[@]}"}

@@ -42,8 +42,12 @@ PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 #: A small laptop's screen; JupyterLab opens with its file browser beside the notebook.
 SMALL = {"width": 1366, "height": 768}
 
-#: Saved notebooks stay as committed (no outputs, no widget state): the same flag as scripts/lab.sh.
-SAVE_CLEAN = ["--ContentsManager.pre_save_hook=fsm.notebook.clean.pre_save"]
+#: Saved notebooks stay as committed (no outputs, no widget state), and a committed one opens unchanged
+#: (fsm/notebook/lab_contents.py): the same flags as scripts/lab.sh.
+SAVE_CLEAN = [
+    "--ContentsManager.pre_save_hook=fsm.notebook.clean.pre_save",
+    "--ServerApp.contents_manager_class=fsm.notebook.lab_contents.LabContents",
+]
 
 #: JupyterLab user settings (plugin id → values) written into the temp settings dir.
 LAB_SETTINGS = {
@@ -107,8 +111,10 @@ def _write_settings(settings_dir: Path) -> None:
         target.write_text(json.dumps(values), encoding="utf-8")
 
 
-def start_lab(workdir: Path, timeout: float = 90.0, locale: str = "") -> Lab:
+def start_lab(workdir: Path, timeout: float = 90.0, locale: str = "", app: str = "lab") -> Lab:
     """Start JupyterLab on a free port of 127.0.0.1 over a copy of the notebooks; wait until it answers.
+
+    ``app="notebook"`` starts Notebook 7 (the ``notebook`` package) the same way instead.
 
     ``locale`` (e.g. ``ja_JP``, its language pack installed) is set the way ``scripts/lab.sh --lang ja``
     sets it: as the translation plugin's default in an ``overrides.json`` of our own settings folder.
@@ -135,7 +141,7 @@ def start_lab(workdir: Path, timeout: float = 90.0, locale: str = "") -> Lab:
         sys.executable,
         "-m",
         "jupyter",
-        "lab",
+        app,
         "--no-browser",
         "--ip=127.0.0.1",
         f"--port={port}",

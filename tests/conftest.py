@@ -161,3 +161,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
     )
     assert run.returncode == 0, f"the site does not build with -W:\n{run.stdout}\n{run.stderr[-6000:]}"
     return out
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's Chromium for the browser tests (Playwright drives it; it cannot download one)."""
+    from browser_support import chromium_path
+
+    path = chromium_path()
+    if path is None:
+        pytest.skip(
+            "Chromium not found (set FSM_CHROMIUM or put `chromium` on the PATH); install it with "
+            "`sudo apt-get install -y chromium` (scripts/setup.sh test does this when run as root)"
+        )
+    return path

@@ -21,23 +21,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, chromium_path, run_all, start_lab
+from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, run_all, start_lab
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "01_ability_kinds.ipynb"
 ARTIFACTS = REPO / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    path = chromium_path()
-    if path is None:
-        pytest.skip(
-            "Chromium not found (set FSM_CHROMIUM or put `chromium` on the PATH); install it with "
-            "`sudo apt-get install -y chromium` (scripts/setup.sh test does this when run as root)"
-        )
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +85,8 @@ def test_act4_clicking_a_move_in_jupyterlab_updates_the_diagram_and_the_log(chro
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
             page.wait_for_selector(".fsm-step .fsm-move-scripted", timeout=120_000)
+            # Graphviz reaches the page once, when the kernel is free after Run All (step_view.py)
+            page.wait_for_selector(".fsm-step .fsm-diagram svg", timeout=120_000)
 
             step = page.locator(".fsm-step").first
             diagram_before = _diagram(step)

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
+
+from statemachine import StateChart
 
 from fsm.engine.game import Game, LogEntry
 from fsm.i18n import N_
+from fsm.machines.chain import CounterChain
+from fsm.machines.procedures import procedure_class
 from fsm.machines.trace import FLOW, PROCEDURE, Trace
 from fsm.notebook.step_html import Painter, clause_badge, esc
 from fsm.notebook.timeline import Frame
@@ -155,6 +159,15 @@ class FrameWriter:
         example = next((m for m in legal if m.verb != "pass"), legal[0] if legal else None)
         hint = self.painter.say(N_("e.g. {move}"), move=move_words(example, self.lang, self.painter)) if example else ""
         return {"moves": moves, "script": [script.pos, script.off], "hint": hint}
+
+    def ahead(self, have: Collection[str]) -> dict[str, drawing.Drawing]:
+        """Every drawing this game may show (the flow in each phase, the chain, each kind's procedure,
+        plain and in 【同調】), but those the page has (``have``): the page lays them out before they
+        are needed, so that no click waits on a layout."""
+        rules = self.game.rules
+        specs = {rules.kind(key, sync) for key in rules.kinds for sync in (False, True)}
+        machines: list[type[StateChart]] = [type(self.game.flow), CounterChain, *map(procedure_class, specs)]
+        return {k: d for k, d in drawing.every_drawing(machines, self.lang).items() if k not in have}
 
     def resend(self, data: Sequence[FrameData]) -> dict[str, drawing.Drawing]:
         """Every drawing ``data`` uses, for a page that has none yet."""

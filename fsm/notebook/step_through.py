@@ -45,7 +45,7 @@ from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
 from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
-from fsm.notebook.step_view import StepView, words
+from fsm.notebook.step_view import StepView, viz_module, words
 from fsm.notebook.timeline import Frame, frames, is_move_echo
 from fsm.notebook.why_box import WhyBox
 from fsm.render.labels import Lang
@@ -414,6 +414,8 @@ class StepThrough:
                 }
             )
             return
+        if kind in ("viz", "ahead"):
+            return send_page_wide(self.widget, self.writer, kind, content.get("have"))
         point = int(content.get("point", self._at))
         if 0 <= point < len(self.points):
             if point < len(self.points) - 1:  # the page undid moves: their future is gone
@@ -429,3 +431,12 @@ class StepThrough:
             self.next_in_script()
         elif kind == "table":
             self.widget.send({"type": "table", "point": point, "html": self.writer.painter.table()})  # tooltips kept
+
+
+def send_page_wide(widget: StepView, writer: FrameWriter, kind: str, have: object) -> None:
+    """What a page is sent once, whichever step-through asks: Graphviz (``viz``, as a binary buffer),
+    or the drawings the game may show that the page has not got (``ahead``)."""
+    if kind == "viz":
+        widget.send({"type": "viz"}, buffers=[viz_module()])
+    else:
+        widget.send({"type": "ahead", "drawings": writer.ahead(set(have) if isinstance(have, list) else ())})

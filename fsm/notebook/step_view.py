@@ -1,9 +1,12 @@
 """The step-through's view: an anywidget whose ES module and CSS are ``fsm/notebook/static/``,
-bundled at install time from ``fsm/notebook/front/`` (with ``@viz-js/viz``, Graphviz compiled to
-WebAssembly) by ``npm run build`` (scripts/setup.sh).  Nothing is fetched at run time.
+bundled at install time from ``fsm/notebook/front/`` by ``npm run build`` (scripts/setup.sh).
+Nothing is fetched at run time.  Each widget carries only the small ``step.js``; Graphviz
+compiled to WebAssembly (``@viz-js/viz``, ``viz.js``, ~1.5 MB) is sent once per page, to the
+first step-through that asks (``viz``), as a binary buffer.
 
 The kernel and the page talk in custom messages (the protocol is front/frames.js's):
-the page says ``hello`` and gets every frame and drawing; a ``play``, ``try``, ``script`` or
+the page says ``hello`` and gets every frame and drawing, then ``ahead`` (with the drawing keys
+the page has) and gets the other drawings the game may show; a ``play``, ``try``, ``script`` or
 ``table`` request names the decision point the page stands at; the kernel answers with a
 ``game`` message (frames from an index on, new drawings, the cursor), ``why`` or ``table``.
 The synced traits are the words of the labels, the title and the script's steps: set once.
@@ -66,13 +69,18 @@ def words(lang: Lang) -> dict[str, str]:
 
 
 @cache
-def _static(name: str) -> str:
+def _static(name: str) -> bytes:
     path = STATIC / name
     if not path.exists():
         raise BadInput(
             _("the step-through's front end is not built ({path}): run ./scripts/setup.sh").format(path=path)
         )
-    return path.read_text(encoding="utf-8")
+    return path.read_bytes()
+
+
+def viz_module() -> bytes:
+    """The Graphviz module's code (front/viz_module.js, bundled), for a page that has none yet."""
+    return _static("viz.js")
 
 
 class StepView(anywidget.AnyWidget):
@@ -84,5 +92,5 @@ class StepView(anywidget.AnyWidget):
 
     def __init__(self, **kwargs: object) -> None:
         # read here, not at import: a missing build is then a message when a step-through is made
-        self._esm, self._css = _static("step.js"), _static("step.css")
+        self._esm, self._css = _static("step.js").decode("utf-8"), _static("step.css").decode("utf-8")
         super().__init__(**kwargs)

@@ -10,6 +10,7 @@ machine, language and folded states) share one layout in the page.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -41,6 +42,26 @@ def drawing(view: View) -> tuple[str, Drawing]:
     states are unfolded, so every view of one machine in one phase shares a single drawing."""
     unfolded = tuple(sorted(_compound(view.machine) & set(view.active)))
     return _drawing(view.machine, view.lang, unfolded)
+
+
+def phases(machine: type[StateChart]) -> set[tuple[str, ...]]:
+    """Every choice of unfolded compound states a view of ``machine`` can make: those above each
+    of its states (the machines' compound states nest; none is parallel)."""
+    compound = _compound(machine)
+    out = set()
+    for state in machine.states_map.values():
+        above = set()
+        at: Any = state
+        while at is not None:
+            above.add(at.id)
+            at = at.parent
+        out.add(tuple(sorted(compound & above)))
+    return out
+
+
+def every_drawing(machines: Iterable[type[StateChart]], lang: Lang) -> dict[str, Drawing]:
+    """The drawing of each of ``machines`` in each of its phases: all a page may be asked to show."""
+    return dict(_drawing(m, lang, unfolded) for m in machines for unfolded in sorted(phases(m)))
 
 
 def highlight(view: View) -> dict[str, Any]:

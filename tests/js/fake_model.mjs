@@ -21,9 +21,9 @@ export class FakeModel {
   send(content) {
     this.sent.push(content);
   }
-  /** The kernel speaks: a custom message to the page. */
-  receive(content) {
-    for (const fn of this.handlers["msg:custom"] || []) fn(content, []);
+  /** The kernel speaks: a custom message to the page (binary buffers beside it, as anywidget gives them). */
+  receive(content, buffers = []) {
+    for (const fn of this.handlers["msg:custom"] || []) fn(content, buffers);
   }
 }
 

@@ -2,6 +2,9 @@
 // anywidget's model interface (get / set / on / save_changes / send): Jupyter's, or another
 // host's (the browser edition).  No DOM here: views subscribe with `watch`.
 import { Frames } from "./frames.js";
+import { page } from "./page.js";
+
+const AHEAD_WAIT_MS = 10000; // a kernel that never answers does not hold up the page's other step-throughs
 
 export class Controller {
   constructor(model) {
@@ -12,7 +15,10 @@ export class Controller {
     this.busy = false;
     this.ready = false;
     this.watchers = new Set();
-    model.on("msg:custom", (msg) => this.receive(msg));
+    this.vizWaiting = null; // [resolve, reject] while the kernel is asked for Graphviz
+    this.ahead = {}; // the drawings this game may show later (askAhead)
+    this.aheadDone = null;
+    model.on("msg:custom", (msg, buffers) => this.receive(msg, buffers));
     model.send({ type: "hello" });
   }
 
@@ -25,12 +31,14 @@ export class Controller {
     for (const fn of this.watchers) fn(what);
   }
 
-  receive(msg) {
+  receive(msg, buffers = []) {
     if (msg.type === "game") {
       if (!this.store.apply(msg)) {
         this.model.send({ type: "hello" });
         return;
       }
+      this.remember(msg.drawings);
+      if (!this.ready) this.askAhead();
       this.ready = true;
       this.busy = false;
       if (msg.why) this.why = { html: msg.why.html, ok: msg.why.ok, typed: msg.why.typed };
@@ -39,10 +47,52 @@ export class Controller {
       this.busy = false;
       this.why = { html: msg.html, ok: msg.ok };
       this.changed("why");
+    } else if (msg.type === "ahead") {
+      this.ahead = msg.drawings || {};
+      this.remember(this.ahead);
+      this.changed("ahead");
+      this.aheadDone?.();
+    } else if (msg.type === "viz") {
+      const [ok, no] = this.vizWaiting || [];
+      this.vizWaiting = null;
+      if (buffers[0]) ok?.(buffers[0]);
+      else no?.(new Error(msg.error || "no Graphviz module"));
     } else if (msg.type === "table") {
       this.table = { point: msg.point, html: msg.html };
       this.changed("table");
     }
+  }
+
+  /** Every drawing the page was sent, for any step-through of it to lay out (page.js). */
+  remember(drawings = {}) {
+    const known = page().drawings;
+    for (const [key, d] of Object.entries(drawings)) if (!known.has(key)) known.set(key, d);
+  }
+
+  /** The drawings this game may show later, asked for once, each step-through of the page after the
+   * one before has its answer, so that none is sent a drawing the page already has. */
+  askAhead() {
+    const p = page();
+    p.ahead = p.ahead.then(
+      () =>
+        new Promise((resolve) => {
+          const timer = setTimeout(resolve, AHEAD_WAIT_MS);
+          timer.unref?.(); // (node, in the unit tests) a wait that keeps nothing alive
+          this.aheadDone = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          this.model.send({ type: "ahead", have: [...p.drawings.keys()] });
+        }),
+    );
+  }
+
+  /** The Graphviz module's code from the kernel (asked for by layout.js, once per page). */
+  vizCode() {
+    return new Promise((resolve, reject) => {
+      this.vizWaiting = [resolve, reject];
+      this.model.send({ type: "viz" });
+    });
   }
 
   /** Ask the kernel (a move to play or check, the script's next step, the units and cards). */

@@ -1,32 +1,11 @@
-// The diagram box: each drawing laid out once per page by Graphviz in WebAssembly
-// (@viz-js/viz, bundled), then only classes change; zoom (readable / fit / %), wheel zoom,
-// drag pan, and a pan that keeps the current state in view.
-import { instance } from "@viz-js/viz";
-import { measuredDot, plan } from "./highlight.js";
+// The diagram box: each drawing laid out once per page (layout.js), then only classes change;
+// zoom (readable / fit / %), wheel zoom, drag pan, and a pan that keeps the current state in view.
+import { plan } from "./highlight.js";
+import { layout } from "./layout.js";
+import { page } from "./page.js";
 import { clampScale, fitScale, panToShow, readableScale, zoomAt } from "./zoom.js";
 
 const PX_PER_PT = 4 / 3;
-let vizReady = null;
-const laidOut = new Map(); // drawing key -> SVG text, for every step-through of the page
-let canvas = null;
-
-function measure(text, size, bold) {
-  canvas ??= document.createElement("canvas");
-  const ctx = canvas.getContext("2d");
-  ctx.font = `${bold ? "bold " : ""}${size}px IPAexGothic, sans-serif`;
-  return ctx.measureText(text).width;
-}
-
-/** The SVG text of a drawing, laid out the first time it is asked for. */
-export async function layout(key, drawing) {
-  if (!laidOut.has(key)) {
-    vizReady ??= instance();
-    const viz = await vizReady;
-    const guards = new Set(drawing.edges.flatMap((e) => e.guards.map((g) => g.text)));
-    laidOut.set(key, viz.renderString(measuredDot(drawing.dot, measure, drawing.edge_size, guards), { format: "svg" }));
-  }
-  return laidOut.get(key);
-}
 
 function parse(svgText) {
   const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
@@ -46,8 +25,10 @@ function parse(svgText) {
 }
 
 export class Diagram {
-  constructor(box) {
+  /** `fetchViz`: where Graphviz comes from if the page has none yet (Controller.vizCode). */
+  constructor(box, fetchViz) {
     this.box = box;
+    this.fetchViz = fetchViz;
     this.canvas = document.createElement("div");
     this.canvas.className = "fsm-canvas";
     box.append(this.canvas);
@@ -64,7 +45,8 @@ export class Diagram {
 
   async show(key, drawing, where) {
     const asked = (this.asked = (this.asked || 0) + 1);
-    const svgText = await layout(key, drawing);
+    if (!page().laid.has(key)) page().waits += 1;
+    const svgText = await layout(key, drawing, this.fetchViz);
     if (asked !== this.asked) return; // a later step was asked for while this one was laid out
     if (!this.parsed.has(key)) this.parsed.set(key, parse(svgText));
     const shown = this.parsed.get(key);

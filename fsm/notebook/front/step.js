@@ -2,6 +2,9 @@
 // frames the kernel sent (controller.js, frames.js) and the drawings laid out once (diagram.js).
 import { Controller } from "./controller.js";
 import { Diagram } from "./diagram.js";
+import { layoutAhead, provideViz } from "./layout.js";
+
+export { provideViz }; // a host with Graphviz of its own (the browser edition) hands it over
 
 const controllers = new WeakMap(); // one per model: two views of one widget share its frames
 
@@ -78,7 +81,8 @@ function render({ model, el }) {
   }
   const box = h("div", "fsm-diagram");
   box.title = w.drag;
-  const diagram = new Diagram(box);
+  const fetchViz = () => c.vizCode();
+  const diagram = new Diagram(box, fetchViz);
   zoom.addEventListener("change", () => diagram.setZoom(zoom.value));
   const toolbar = h("div", "fsm-toolbar");
   toolbar.append(views, zoom);
@@ -171,6 +175,7 @@ function render({ model, el }) {
 
   function draw(what) {
     if (!c.ready) return;
+    if (what === "ahead") return void layoutAhead(Object.keys(c.ahead || {}), fetchViz);
     if (what === "why") return drawWhy(), tips();
     if (what === "table") {
       if (c.table.point === c.store.point) table.innerHTML = c.table.html;
@@ -189,6 +194,7 @@ function render({ model, el }) {
     drawScript();
     drawHistory();
     drawDiagram();
+    layoutAhead(Object.keys(s.drawings), fetchViz); // the rest of this game's drawings, at idle
     if (tablePanel.open && c.table.point !== s.point) c.askTable();
     tips();
   }
