@@ -87,7 +87,7 @@ class Result:
 
 
 TOP_KEYS = {"title", "title_ja", "clauses", "notes", "notes_ja", "seed", "players", "geos", "units", "cards",
-            "start", "moves", "expect", "variants", "rules"}  # fmt: skip
+            "start", "moves", "expect", "variants", "rules", "puzzle", "goals"}  # fmt: skip
 
 
 def load(
