@@ -27,6 +27,7 @@ from fsm.explore.visited import DigestMap
 from fsm.i18n import _
 from fsm.scenarios.goals import Goal
 from fsm.table.model import Table
+from fsm.table.moves import Move
 
 DEFAULT_BUDGET = 200_000
 
@@ -137,13 +138,9 @@ class Walk:
     def __init__(self, game: Game, goal: Goal, budget: int | None, progress: Ticker | None) -> None:
         self.game, self.goal, self.budget, self.progress = game, goal, budget, progress
         self.root = game.table.copy()
-        self.judge = Judge(game, self.root)
-        self.base_order = len(self.root.resolution_order)
+        self.digest = Fingerprint(game, self.root)
+        self.judge = self.digest.judge
         self.seen = DigestMap([self.digest(self.root)])
-        self.log_length = len(game.log)
-
-    def digest(self, t: Table) -> int:
-        return hash((t.key(), self.judge.results(t), tuple(t.resolution_order[self.base_order :])))
 
     def holds(self, t: Table) -> bool:
         self.game.table = t
@@ -180,23 +177,40 @@ class Walk:
 
     def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line, bool]]:
         """Each new table one move from ``table`` (where play goes on, or where the goal holds)."""
-        game = self.game
         if self.judge.ended(table):
             return
-        game.table = table
-        for move in game.legal_moves():
-            game.table = table.copy()
-            try:
-                game.apply(move, atomic=False)
-            except Exception:  # a legal move the engine cannot play: `fsm explore` reports it
-                continue
-            finally:
-                del game.log[self.log_length :]
-            child = game.table
-            if not self.seen.add(self.digest(child)):
-                continue
-            node: Line = (str(move), line)
-            yield child, node, self.holds(child)
+        for move, child in successors(self.game, table):
+            if self.seen.add(self.digest(child)):
+                yield child, (str(move), line), self.holds(child)
+
+
+class Fingerprint:
+    """The digest of a table reached from ``root``: what the rules can see
+    (:meth:`fsm.table.model.Table.key`), and what resolved or fizzled since, in which order
+    (a goal may ask of both).  :attr:`judge` says where play ended."""
+
+    def __init__(self, game: Game, root: Table) -> None:
+        self.judge = Judge(game, root)
+        self.base_order = len(root.resolution_order)
+
+    def __call__(self, t: Table) -> int:
+        return hash((t.key(), self.judge.results(t), tuple(t.resolution_order[self.base_order :])))
+
+
+def successors(game: Game, table: Table) -> Iterator[tuple[Move, Table]]:
+    """Each legal move at ``table`` and the table it leads to (``table`` itself is not written;
+    nothing is logged; a legal move the engine cannot play is left out: `fsm explore` reports those)."""
+    log_length = len(game.log)
+    game.table = table
+    for move in game.legal_moves():
+        game.table = table.copy()
+        try:
+            game.apply(move, atomic=False)  # the copy is ours: no undo snapshot needed
+        except Exception:  # see above
+            continue
+        finally:
+            del game.log[log_length:]
+        yield move, game.table
 
 
 def _parallel(walk: Walk, jobs: int) -> Any:

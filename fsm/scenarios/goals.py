@@ -142,3 +142,12 @@ def read_puzzle(path: str | Path, data: Mapping[str, Any], players: list[str]) -
         value = data.get(k, "")
         prose[k] = value if isinstance(value, str) else ""
     return Puzzle(player, goal, moves, **texts, **prose, path=str(path), at=f.at("player"))
+
+
+def load_puzzle(path: str | Path, lang: str | None = None) -> tuple[Game, Puzzle]:
+    """A puzzle file's game where its ``moves:`` leave it (the puzzle's start) and its ``puzzle:``."""
+    from fsm.scenarios.playing import play
+
+    game = play(path, expectations=False, lang=lang).game
+    data = read_yaml(Path(path))
+    return game, read_puzzle(path, data, list(game.table.players))
