@@ -296,3 +296,35 @@ def _matching(game: Game, steps: list[tuple[Any, Table]], text: str) -> tuple[An
         if str(move) == wanted:
             return move, child
     return f"{text}: {game.why_not(text)}"
+
+
+def strategy_tree(proof: Proof, game: Game, limit: int = 40) -> list[tuple[int, str]]:
+    """The winning strategy as an indented tree of (depth, move): the solver's move where it decides,
+    every answer where the other player does, until the goal holds; each table once, at most ``limit`` rows."""
+    s = proof.solver
+    if s is None or not proof.solvable:
+        return []
+    rows: list[tuple[int, str]] = []
+    shown: set[int] = set()
+    saved = game.snapshot()
+
+    def walk(table: Table, depth: int) -> None:
+        game.table = table
+        if len(rows) >= limit or s.puzzle.goal.holds(game) or s.judge.ended(table):
+            return
+        d = s.digest(table)
+        if d in shown:
+            return
+        shown.add(d)
+        mine = game.actor() == s.puzzle.player
+        steps = [(m, t) for m, t in successors(game, table) if not mine or str(m) == s.strategy.get(d)]
+        for move, child in steps:
+            rows.append((depth, str(move)))
+            walk(child, depth + (len(steps) > 1))  # indented where the other player's answers branch
+
+    try:
+        with playing(game):
+            walk(s.root, 0)
+    finally:
+        game.restore(saved)
+    return rows
