@@ -331,7 +331,8 @@ def _scenario(v: _Vocab, extra: Mapping[str, dict[str, Any]] | None = None) -> d
 
 def _puzzle(v: _Vocab) -> dict[str, Any]:
     goal = {"anyOf": [{"$ref": "#/$defs/expect"}, TEXT]}
-    block: dict[str, Any] = {"player": TEXT, "goal": goal, "moves": {"type": "integer", "minimum": 1}, "hint": TEXT}
+    block: dict[str, Any] = {"player": TEXT, "goal": goal, "moves": {"type": "integer", "minimum": 1}, "hint": TEXT,
+                             "hint_ja": TEXT}  # fmt: skip
     extra = {
         "puzzle": _object("puzzle", block, block, required=["player", "goal"]),
         "goals": {"type": "object", "additionalProperties": {"$ref": "#/$defs/expect"}},
