@@ -31,8 +31,8 @@ NEAR_MISS: dict[str, tuple[list[str], str | None, str]] = {
         None,
         "火球",
     ),  # 行動完了 does not stop a 【代償】 (COST-5)
-    "bomb_defused": (["A: use 足止め by 水の精 on 爆弾岩"], None, "大爆発"),  # nor a 【自爆】 (SD-6)
-    "spear_without_earth": (["A: use 足止め by 水の精 on 岩の巨人"], None, "土の槍"),  # nor a skill card (SC-6)
+    "bomb_defused": (["A: use 足止め by 水の精 on 爆弾岩"], None, "大爆発"),
+    "spear_without_earth": (["A: use 足止め by 水の精 on 岩の巨人"], None, "土の槍"),
     "answer_the_answer": (
         ["A: activate 岩砕き of 岩の巨人 on 水の番人"],
         "B: use 足止め by 水の精 on 岩の巨人",
