@@ -2,6 +2,7 @@
 // anywidget's model interface (get / set / on / save_changes / send): Jupyter's, or another
 // host's (the browser edition).  No DOM here: views subscribe with `watch`.
 import { Frames } from "./frames.js";
+import { PuzzleState, undoToSeat } from "./puzzle.js";
 
 export class Controller {
   constructor(model) {
@@ -9,6 +10,7 @@ export class Controller {
     this.store = new Frames();
     this.why = { html: "", ok: null };
     this.table = { point: -1, html: "" };
+    this.puzzle = new PuzzleState(); // on only for a puzzle (fsm/notebook/puzzle_mode.py)
     this.busy = false;
     this.ready = false;
     this.watchers = new Set();
@@ -39,6 +41,10 @@ export class Controller {
       this.busy = false;
       this.why = { html: msg.html, ok: msg.ok };
       this.changed("why");
+    } else if (msg.type === "puzzle") {
+      this.busy = false;
+      this.puzzle.apply(msg);
+      this.changed("puzzle");
     } else if (msg.type === "table") {
       this.table = { point: msg.point, html: msg.html };
       this.changed("table");
@@ -75,7 +81,7 @@ export class Controller {
     else if (how === "decision") s.toDecision();
     else if (how === "goto") s.goto(arg);
     else if (how === "start") s.reset();
-    else if (how === "undo" && !s.undo()) said = this.model.get("words")?.nothing_to_undo || "nothing to undo";
+    else if (how === "undo" && !(this.puzzle.on ? undoToSeat(s, this.puzzle.seat) : s.undo())) said = this.model.get("words")?.nothing_to_undo || "nothing to undo";
     this.why = { html: said, ok: said ? false : null }; // an old answer is about another position
     this.changed("frames");
   }

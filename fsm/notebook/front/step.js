@@ -2,6 +2,7 @@
 // frames the kernel sent (controller.js, frames.js) and the drawings laid out once (diagram.js).
 import { Controller } from "./controller.js";
 import { Diagram } from "./diagram.js";
+import { mountPuzzle } from "./puzzle.js";
 
 const controllers = new WeakMap(); // one per model: two views of one widget share its frames
 
@@ -198,8 +199,9 @@ function render({ model, el }) {
   }
 
   const stop = c.watch(draw);
+  const stopPuzzle = mountPuzzle(c, left);
   draw("frames");
-  return stop;
+  return () => (stop(), stopPuzzle());
 }
 
 export default { render };
