@@ -123,7 +123,9 @@ def test_a_page_reload_gets_the_panel_again() -> None:
 
 def test_a_puzzle_with_no_solution_is_refused_with_its_file(tmp_path: Path) -> None:
     """A position changed so that it has no solution (足止め gone) cannot be opened as a puzzle."""
-    changed = ROCK.read_text(encoding="utf-8").replace("  足止め: {owner: A, condition: 水, timing: 反撃, effect: exhaust}\n", "")
+    card = "  足止め: {owner: A, condition: 水, timing: 反撃, effect: exhaust}\n"
+    changed = ROCK.read_text(encoding="utf-8").replace(card, "")
+    assert changed != ROCK.read_text(encoding="utf-8")
     broken = tmp_path / "no_solution.yaml"
     broken.write_text(changed, encoding="utf-8")
     with pytest.raises(BadInput) as err:
