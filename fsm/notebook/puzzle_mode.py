@@ -199,7 +199,7 @@ class PuzzleStepThrough(StepThrough):
                 "seat": list(self.game.table.players).index(self.puzzle.player),
                 "status": status,
                 "notes": esc(self.puzzle.notes_text(self._spoken(self.lang))),
-                "goal": _goal_lines(self.puzzle.goal.expect),
+                "goal": _goal_lines(self.puzzle.goal.expect, self.lang),
                 "left": self._left_text(),
                 "said": self.said,
                 "words": words,
@@ -235,19 +235,47 @@ def _without_place(failure: str) -> str:
     return rest if sep and (".yaml" in head or ".yml" in head) else failure
 
 
-def _goal_lines(expect: Any) -> list[str]:
-    """The goal as short lines, e.g. ``outcomes: 岩砕き fizzled (ACT-6)``."""
+#: The words of a goal as the panel shows them; names (units, cards) and clause IDs stay as written.
+GOAL_WORDS = {
+    "outcomes": N_("outcomes"),
+    "zones": N_("where things are"),
+    "units": N_("units"),
+    "first": N_("first player"),
+    "flow": N_("the game stands at"),
+    "fizzled": N_("fizzled"),
+    "resolved": N_("resolved"),
+    "graveyard": N_("graveyard"),
+    "field": N_("field"),
+    "hand": N_("hand"),
+    "normal_timing": N_("normal timing"),
+    "zone": N_("zone"),
+    "destroyed": N_("destroyed"),
+    "acted": N_("acted"),
+    True: N_("yes"),
+    False: N_("no"),
+}
+
+
+def _goal_lines(expect: Any, lang: Lang) -> list[str]:
+    """The goal as short lines in the panel's language, e.g. ``outcomes: 岩砕き fizzled (ACT-6)``."""
+
+    def word(value: Any) -> str:
+        known = GOAL_WORDS.get(value) if isinstance(value, str | bool) else None
+        return say(known, lang) if known else str(value)
+
+    def want(value: Any) -> str:
+        if not isinstance(value, dict):
+            return word(value)
+        parts = [
+            f"({v})" if k == "clause" else word(v) if k == "result" else f"{word(k)} {word(v)}"
+            for k, v in value.items()
+        ]
+        return " ".join(parts)
+
     out = []
     for key, value in dict(expect).items():
-        if isinstance(value, dict):
-            parts = []
-            for name, want in value.items():
-                if isinstance(want, dict):
-                    want = ", ".join(f"{k} {v}" if k != "clause" else f"({v})" for k, v in want.items())
-                parts.append(f"{name} {want}")
-            out.append(esc(f"{key}: " + "; ".join(parts)))
-        else:
-            out.append(esc(f"{key}: {value}"))
+        told = "; ".join(f"{name} {want(v)}" for name, v in value.items()) if isinstance(value, dict) else want(value)
+        out.append(esc(f"{word(key)}: {told}"))
     return out
 
 
