@@ -199,7 +199,7 @@ class PuzzleStepThrough(StepThrough):
                 "seat": list(self.game.table.players).index(self.puzzle.player),
                 "status": status,
                 "notes": esc(self.puzzle.notes_text(self._spoken(self.lang))),
-                "goal": _goal_lines(self.puzzle.goal.expect, self.lang),
+                "goal": goal_lines(self.puzzle.goal.expect, self.lang),
                 "left": self._left_text(),
                 "said": self.said,
                 "words": words,
@@ -256,7 +256,7 @@ GOAL_WORDS = {
 }
 
 
-def _goal_lines(expect: Any, lang: Lang) -> list[str]:
+def goal_lines(expect: Any, lang: Lang) -> list[str]:
     """The goal as short lines in the panel's language, e.g. ``outcomes: 岩砕き fizzled (ACT-6)``."""
 
     def word(value: Any) -> str:
