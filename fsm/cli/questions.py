@@ -180,8 +180,8 @@ def _proof_text(proof: Any, puzzle: Any, tree: list[tuple[int, str]]) -> list[st
     if not proof.solvable:
         said = _("not solvable: {player} cannot force the goal whatever it does (every line searched, {tables} tables)")
         out = [said.format(player=puzzle.player, tables=proof.tables)]
-        if proof.refutation:
-            out += [_("for example, the other player answers so:"), *_moves(proof.refutation)]
+        for line in list(proof.refutations.values())[:6]:
+            out += [_("after {move}, the goal fails on this line:").format(move=line[0]), *_moves(line)]
         return out
     said = _(
         "solvable: {player} forces the goal in at most {n} moves whatever the other player answers ({tables} tables)"

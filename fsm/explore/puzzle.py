@@ -120,7 +120,8 @@ class Proof:
 
     solvable: bool | None
     moves: int | None = None  # solver moves the strategy needs at worst
-    refutation: list[str] = field(default_factory=list)
+    refutation: list[str] = field(default_factory=list)  # the line against the solver's first try (not a pass)
+    refutations: dict[str, list[str]] = field(default_factory=dict)  # each first move → the line against it
     stopped_by: str | None = None
     tables: int = 0
     seconds: float = 0.0
@@ -160,6 +161,7 @@ class Proof:
     def as_dict(self) -> dict[str, Any]:
         return {
             "solvable": self.solvable, "moves": self.moves, "refutation": self.refutation,
+            "refutations": self.refutations,
             "stopped_by": self.stopped_by, "tables": self.tables, "seconds": round(self.seconds, 4),
         }  # fmt: skip
 
@@ -190,13 +192,25 @@ def solve(game: Game, puzzle: Puzzle, *, budget: int | None = DEFAULT_BUDGET) ->
             found = solver.value(solver.root, _limit(puzzle))
         proof.solvable, proof.moves = found is not None, found
         if found is None:
-            proof.refutation = principal_line(solver, solver.root)
+            proof.refutations = refutations(solver)
+            tries = [m for m in proof.refutations if not m.endswith(": pass")] or list(proof.refutations)
+            proof.refutation = proof.refutations[tries[0]] if tries else []
     except Cut:
         proof.stopped_by = "budget"
     finally:
         game.restore(saved)
     proof.tables, proof.seconds = solver.tables, time.perf_counter() - began
     return proof
+
+
+def refutations(solver: Solver) -> dict[str, list[str]]:
+    """Each of the solver's moves at the start, and the line by which the other player defeats it."""
+    game = solver.game
+    saved = game.snapshot()
+    with playing(game):
+        steps = list(successors(game, solver.root))
+    game.restore(saved)
+    return {str(m): [str(m), *principal_line(solver, child)] for m, child in steps}
 
 
 def principal_line(solver: Solver, table: Table, limit: int = 60) -> list[str]:
@@ -215,8 +229,8 @@ def principal_line(solver: Solver, table: Table, limit: int = 60) -> list[str]:
             steps = dict((str(m), t) for m, t in successors(game, table))
             if not steps:
                 break
-            if move not in steps:
-                move = next(iter(steps))
+            if move not in steps:  # a lost table: the solver's first move that is not a pass
+                move = next((m for m in steps if not m.endswith(": pass")), next(iter(steps)))
             line.append(move)
             table = steps[move]
     game.restore(saved)
