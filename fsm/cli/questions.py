@@ -153,7 +153,7 @@ def _cmd_puzzle(args: argparse.Namespace) -> int:
             line = [m.strip() for m in args.try_line.split(";") if m.strip()]
             result = refute(game, puzzle, line)
             if args.json:
-                print(json.dumps(result.__dict__, ensure_ascii=False, indent=2))
+                print(json.dumps({**result.__dict__, "answer": result.answer}, ensure_ascii=False, indent=2))
             else:
                 print("\n".join(_try_text(result, puzzle.player)))
             return 1 if result.refuted else 0

@@ -16,6 +16,7 @@ step-through's puzzle mode.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -243,8 +244,13 @@ class Refutation:
 
     refuted: bool
     line: list[str]  # the moves played: the proposal and the answers
-    answer: str | None = None  # the other player's answer that makes the goal fail
+    answers: list[str] = field(default_factory=list)  # the other player's moves in the line
     why: list[str] = field(default_factory=list)  # what of the goal did not hold, or the refused move
+
+    @property
+    def answer(self) -> str | None:
+        """The answer that makes the goal fail: the other player's first move in the line that is not a pass."""
+        return next((m for m in self.answers if not m.endswith(": pass")), self.answers[0] if self.answers else None)
 
 
 def refute(game: Game, puzzle: Puzzle, proposal: list[str]) -> Refutation:
@@ -279,13 +285,13 @@ def refute(game: Game, puzzle: Puzzle, proposal: list[str]) -> Refutation:
                 found = Refutation(True, [], why=[chosen])
             else:
                 step = attempt(chosen[1], i + (i < len(proposal)), depth + 1)  # the passes after it: not counted
-                found = None if step is None else Refutation(True, [str(chosen[0]), *step.line], step.answer, step.why)
+                found = None if step is None else dataclasses.replace(step, line=[str(chosen[0]), *step.line])
         else:
             found = None
             for move, child in steps:
                 step = attempt(child, i, depth + 1)
                 if step is not None:
-                    found = Refutation(True, [str(move), *step.line], step.answer or str(move), step.why)
+                    found = Refutation(True, [str(move), *step.line], [str(move), *step.answers], step.why)
                     break
             if not steps:
                 found = Refutation(True, [], why=puzzle.goal.failures(game))

@@ -41,8 +41,20 @@ class Goal:
 
     def validate(self, game: Game) -> None:
         """Raise :class:`BadInput` (file:line) for a key, unit, card or geo the goal may not name,
-        by checking it once on ``game``."""
+        by checking it once on ``game``, and for an outcome of nothing that can be declared."""
         self.failures(game)
+        t = game.table
+        sources = {*t.cards, *(c.name for c in t.cards.values()), *(o.source for o in t.outcomes)}
+        sources |= {a.name for u in t.units.values() for a in u.abilities}
+        sources |= {k.move for k in game.rules.kinds.values() if k.move}  # an attack is its own source
+        outcomes = self.expect.get("outcomes")
+        problems = Problems()
+        for name in outcomes if isinstance(outcomes, Mapping) else ():
+            if name not in sources:
+                with problems.item():
+                    message = _("no card or ability {name!r} in this file, so it has no outcome")
+                    raise BadInput(message.format(name=name) + did_you_mean(name, sources), self.where(outcomes, name))
+        problems.raise_all()
 
 
 def goal_holds(game: Game, goal: Goal) -> bool:
