@@ -181,7 +181,8 @@ def _proof_text(proof: Any, puzzle: Any, tree: list[tuple[int, str]]) -> list[st
         said = _("not solvable: {player} cannot force the goal whatever it does (every line searched, {tables} tables)")
         out = [said.format(player=puzzle.player, tables=proof.tables)]
         for line in list(proof.refutations.values())[:6]:
-            out += [_("after {move}, the goal fails on this line:").format(move=line[0]), *_moves(line)]
+            head = _("after {move}, the goal fails on this line:").format(move=written(line[0], language()) or line[0])
+            out += [head, *_moves(line)]
         return out
     said = _(
         "solvable: {player} forces the goal in at most {n} moves whatever the other player answers ({tables} tables)"
