@@ -23,6 +23,7 @@ from fsm.errors import BadInput
 from fsm.explore import levels
 from fsm.explore.questions import never, reach
 from fsm.explore.report import Judge
+from fsm.scenarios.checking import check
 from fsm.scenarios.goals import Goal, goal_failures, goal_holds, goal_of, load_goal
 from fsm.scenarios.playing import load, play
 from fsm.scenarios.reading import Where
@@ -44,7 +45,9 @@ def shortest_by_brute_force(game: Game, g: Goal, bound: int) -> int | None:
 
     def walk(n: int) -> None:
         nonlocal best
-        if g.holds(game):
+        holds = g.holds(game)
+        assert holds == (not check(game, g.expect, g.where))  # the quick look at results never disagrees
+        if holds:
             best = n if best is None else min(best, n)
             return
         if n >= bound or (best is not None and n + 1 >= best) or judge.ended(game.table):
