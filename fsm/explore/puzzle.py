@@ -217,7 +217,7 @@ def refutations(solver: Solver) -> dict[str, list[str]]:
 def principal_line(solver: Solver, table: Table, limit: int = 60) -> list[str]:
     """A line the search found: the solver's strategy move (or, where it has none, its first move),
     the other player's strongest answer, until the goal holds or play ends."""
-    game, line = solver.game, []
+    game, line = solver.game, list[str]()
     saved = game.snapshot()
     with playing(game):
         while len(line) < limit:
@@ -278,6 +278,7 @@ def refute(game: Game, puzzle: Puzzle, proposal: list[str]) -> Refutation:
             return memo[key]
         steps = list(successors(game, table))
         game.table = table
+        found: Refutation | None
         if game.actor() == puzzle.player:
             text = proposal[i] if i < len(proposal) else "pass"
             chosen = _matching(game, steps, f"{puzzle.player}: {text}" if text == "pass" else text)

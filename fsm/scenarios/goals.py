@@ -55,7 +55,7 @@ class Goal:
             results = [w.get("result") if isinstance(w, Mapping) else w for w in items]
             if not all(r in ("resolved", "fizzled") for r in results):
                 return None
-            out[source] = results
+            out[source] = [str(r) for r in results]
         return out
 
     def _outcomes_may_hold(self, game: Game) -> bool:
