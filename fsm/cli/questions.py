@@ -56,7 +56,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
         return INTERRUPTED
     if answer.found and args.write:
-        _write(args, data, goal, answer.line, question, spec)
+        from fsm.explore.position import expand_settings
+
+        _write(args, data, goal, answer.line, question, spec, expand_settings(game, settings))
     if args.json:
         print(json.dumps(answer.as_dict(), ensure_ascii=False, indent=2))
     else:
@@ -88,10 +90,12 @@ def _check_text(answer: Any, goal: str, question: str) -> list[str]:
     return [said.format(goal=goal, n=n, tables=tables), *_moves(answer.line)]
 
 
-def _write(args: argparse.Namespace, data: Any, goal: Any, line: list[str], question: str, spec: str) -> None:
+def _write(
+    args: argparse.Namespace, data: Any, goal: Any, line: list[str], question: str, spec: str, variants: Any
+) -> None:
+    """The line as a scenario file; ``variants``: the ``--variant`` settings, presets spelled out."""
     from pathlib import Path
 
-    from fsm.explore.explorer import parse_settings
     from fsm.scenarios.writing import scenario_text
 
     before = list(data.get("moves") or []) if args.end else []
@@ -99,7 +103,7 @@ def _write(args: argparse.Namespace, data: Any, goal: Any, line: list[str], ques
     notes = _("Written by `fsm check {file} --{question} {goal}`: a shortest line (fewest moves).").format(
         file=args.file, question=question, goal=spec
     )
-    text = scenario_text(data, before + line, goal, title, notes, parse_settings(args.variant or []))
+    text = scenario_text(data, before + line, goal, title, notes, variants)
     Path(args.write).write_text(text, encoding="utf-8")
 
 
