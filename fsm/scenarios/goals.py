@@ -79,6 +79,7 @@ class Goal:
         sources = {*t.cards, *(c.name for c in t.cards.values()), *(o.source for o in t.outcomes)}
         sources |= {a.name for u in t.units.values() for a in u.abilities}
         sources |= {k.move for k in game.rules.kinds.values() if k.move}  # an attack is its own source
+        sources.add("speed")  # the speed dice (docs/scenarios.md, `expect`)
         outcomes = self.expect.get("outcomes")
         problems = Problems()
         for name in outcomes if isinstance(outcomes, Mapping) else ():
