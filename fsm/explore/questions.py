@@ -72,44 +72,31 @@ class Answer:
         }  # fmt: skip
 
 
-def reach(
-    game: Game,
-    goal: Goal,
-    *,
-    depth: int | None = None,
-    budget: int | None = DEFAULT_BUDGET,
-    jobs: int = 1,
-    progress: Ticker | None = None,
-    machines: str = "compiled",
-) -> Answer:
-    """A shortest line from the game's table to a table where ``goal`` holds (the game is left as found)."""
-    return _ask("reach", game, goal, depth, budget, jobs, progress, machines)
+def reach(game: Game, goal: Goal, **bounds: Any) -> Answer:
+    """A shortest line from the game's table to a table where ``goal`` holds (the game is left as
+    found); ``bounds`` as :func:`ask` takes them."""
+    return ask("reach", game, goal, **bounds)
 
 
-def never(
-    game: Game,
-    goal: Goal,
-    *,
-    depth: int | None = None,
-    budget: int | None = DEFAULT_BUDGET,
-    jobs: int = 1,
-    progress: Ticker | None = None,
-    machines: str = "compiled",
-) -> Answer:
-    """Whether ``goal`` never holds on any line: ``Answer.holds``; a violation comes with a shortest line."""
-    return _ask("never", game, goal, depth, budget, jobs, progress, machines)
+def never(game: Game, goal: Goal, **bounds: Any) -> Answer:
+    """Whether ``goal`` never holds on any line (``Answer.holds``); a violation comes with a shortest
+    line.  The search is :func:`reach`'s: only the verdict reads the other way."""
+    return ask("never", game, goal, **bounds)
 
 
-def _ask(
+def ask(
     question: str,
     game: Game,
     goal: Goal,
-    depth: int | None,
-    budget: int | None,
-    jobs: int,
-    progress: Ticker | None,
-    machines: str,
+    *,
+    depth: int | None = None,
+    budget: int | None = DEFAULT_BUDGET,
+    jobs: int = 1,
+    progress: Ticker | None = None,
+    machines: str = "compiled",
 ) -> Answer:
+    """Search breadth first for a table where ``goal`` holds: at most ``depth`` moves per line, ``budget``
+    tables, each level in ``jobs`` processes, ``progress`` told how far it has got."""
     if depth is not None and depth < 0:
         raise BadInput(_("depth must be 0 or more, not {depth}").format(depth=depth))
     if budget is not None and budget < 1:
