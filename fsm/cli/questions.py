@@ -56,7 +56,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
         return INTERRUPTED
     if answer.found and args.write:
-        _write(args, data, goal, answer.line, question, spec)
+        from fsm.explore.position import expand_settings
+
+        _write(args, data, goal, answer.line, question, spec, expand_settings(game, settings))
     if args.json:
         print(json.dumps(answer.as_dict(), ensure_ascii=False, indent=2))
     else:
@@ -88,10 +90,12 @@ def _check_text(answer: Any, goal: str, question: str) -> list[str]:
     return [said.format(goal=goal, n=n, tables=tables), *_moves(answer.line)]
 
 
-def _write(args: argparse.Namespace, data: Any, goal: Any, line: list[str], question: str, spec: str) -> None:
+def _write(
+    args: argparse.Namespace, data: Any, goal: Any, line: list[str], question: str, spec: str, variants: Any
+) -> None:
+    """The line as a scenario file; ``variants``: the ``--variant`` settings, presets spelled out."""
     from pathlib import Path
 
-    from fsm.explore.explorer import parse_settings
     from fsm.scenarios.writing import scenario_text
 
     before = list(data.get("moves") or []) if args.end else []
@@ -99,7 +103,7 @@ def _write(args: argparse.Namespace, data: Any, goal: Any, line: list[str], ques
     notes = _("Written by `fsm check {file} --{question} {goal}`: a shortest line (fewest moves).").format(
         file=args.file, question=question, goal=spec
     )
-    text = scenario_text(data, before + line, goal, title, notes, parse_settings(args.variant or []))
+    text = scenario_text(data, before + line, goal, title, notes, variants)
     Path(args.write).write_text(text, encoding="utf-8")
 
 
@@ -153,7 +157,7 @@ def _cmd_puzzle(args: argparse.Namespace) -> int:
             line = [m.strip() for m in args.try_line.split(";") if m.strip()]
             result = refute(game, puzzle, line)
             if args.json:
-                print(json.dumps(result.__dict__, ensure_ascii=False, indent=2))
+                print(json.dumps({**result.__dict__, "answer": result.answer}, ensure_ascii=False, indent=2))
             else:
                 print("\n".join(_try_text(result, puzzle.player)))
             return 1 if result.refuted else 0
@@ -180,8 +184,9 @@ def _proof_text(proof: Any, puzzle: Any, tree: list[tuple[int, str]]) -> list[st
     if not proof.solvable:
         said = _("not solvable: {player} cannot force the goal whatever it does (every line searched, {tables} tables)")
         out = [said.format(player=puzzle.player, tables=proof.tables)]
-        if proof.refutation:
-            out += [_("for example, the other player answers so:"), *_moves(proof.refutation)]
+        for line in list(proof.refutations.values())[:6]:
+            head = _("after {move}, the goal fails on this line:").format(move=written(line[0], language()) or line[0])
+            out += [head, *_moves(line)]
         return out
     said = _(
         "solvable: {player} forces the goal in at most {n} moves whatever the other player answers ({tables} tables)"

@@ -16,6 +16,7 @@ step-through's puzzle mode.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,7 +121,8 @@ class Proof:
 
     solvable: bool | None
     moves: int | None = None  # solver moves the strategy needs at worst
-    refutation: list[str] = field(default_factory=list)
+    refutation: list[str] = field(default_factory=list)  # the line against the solver's first try (not a pass)
+    refutations: dict[str, list[str]] = field(default_factory=dict)  # each first move → the line against it
     stopped_by: str | None = None
     tables: int = 0
     seconds: float = 0.0
@@ -160,6 +162,7 @@ class Proof:
     def as_dict(self) -> dict[str, Any]:
         return {
             "solvable": self.solvable, "moves": self.moves, "refutation": self.refutation,
+            "refutations": self.refutations,
             "stopped_by": self.stopped_by, "tables": self.tables, "seconds": round(self.seconds, 4),
         }  # fmt: skip
 
@@ -190,7 +193,9 @@ def solve(game: Game, puzzle: Puzzle, *, budget: int | None = DEFAULT_BUDGET) ->
             found = solver.value(solver.root, _limit(puzzle))
         proof.solvable, proof.moves = found is not None, found
         if found is None:
-            proof.refutation = principal_line(solver, solver.root)
+            proof.refutations = refutations(solver)
+            tries = [m for m in proof.refutations if not m.endswith(": pass")] or list(proof.refutations)
+            proof.refutation = proof.refutations[tries[0]] if tries else []
     except Cut:
         proof.stopped_by = "budget"
     finally:
@@ -199,10 +204,20 @@ def solve(game: Game, puzzle: Puzzle, *, budget: int | None = DEFAULT_BUDGET) ->
     return proof
 
 
+def refutations(solver: Solver) -> dict[str, list[str]]:
+    """Each of the solver's moves at the start, and the line by which the other player defeats it."""
+    game = solver.game
+    saved = game.snapshot()
+    with playing(game):
+        steps = list(successors(game, solver.root))
+    game.restore(saved)
+    return {str(m): [str(m), *principal_line(solver, child)] for m, child in steps}
+
+
 def principal_line(solver: Solver, table: Table, limit: int = 60) -> list[str]:
     """A line the search found: the solver's strategy move (or, where it has none, its first move),
     the other player's strongest answer, until the goal holds or play ends."""
-    game, line = solver.game, []
+    game, line = solver.game, list[str]()
     saved = game.snapshot()
     with playing(game):
         while len(line) < limit:
@@ -215,8 +230,8 @@ def principal_line(solver: Solver, table: Table, limit: int = 60) -> list[str]:
             steps = dict((str(m), t) for m, t in successors(game, table))
             if not steps:
                 break
-            if move not in steps:
-                move = next(iter(steps))
+            if move not in steps:  # a lost table: the solver's first move that is not a pass
+                move = next((m for m in steps if not m.endswith(": pass")), next(iter(steps)))
             line.append(move)
             table = steps[move]
     game.restore(saved)
@@ -229,8 +244,13 @@ class Refutation:
 
     refuted: bool
     line: list[str]  # the moves played: the proposal and the answers
-    answer: str | None = None  # the other player's answer that makes the goal fail
+    answers: list[str] = field(default_factory=list)  # the other player's moves in the line
     why: list[str] = field(default_factory=list)  # what of the goal did not hold, or the refused move
+
+    @property
+    def answer(self) -> str | None:
+        """The answer that makes the goal fail: the other player's first move in the line that is not a pass."""
+        return next((m for m in self.answers if not m.endswith(": pass")), self.answers[0] if self.answers else None)
 
 
 def refute(game: Game, puzzle: Puzzle, proposal: list[str]) -> Refutation:
@@ -258,6 +278,7 @@ def refute(game: Game, puzzle: Puzzle, proposal: list[str]) -> Refutation:
             return memo[key]
         steps = list(successors(game, table))
         game.table = table
+        found: Refutation | None
         if game.actor() == puzzle.player:
             text = proposal[i] if i < len(proposal) else "pass"
             chosen = _matching(game, steps, f"{puzzle.player}: {text}" if text == "pass" else text)
@@ -265,13 +286,13 @@ def refute(game: Game, puzzle: Puzzle, proposal: list[str]) -> Refutation:
                 found = Refutation(True, [], why=[chosen])
             else:
                 step = attempt(chosen[1], i + (i < len(proposal)), depth + 1)  # the passes after it: not counted
-                found = None if step is None else Refutation(True, [str(chosen[0]), *step.line], step.answer, step.why)
+                found = None if step is None else dataclasses.replace(step, line=[str(chosen[0]), *step.line])
         else:
             found = None
             for move, child in steps:
                 step = attempt(child, i, depth + 1)
                 if step is not None:
-                    found = Refutation(True, [str(move), *step.line], step.answer or str(move), step.why)
+                    found = Refutation(True, [str(move), *step.line], [str(move), *step.answers], step.why)
                     break
             if not steps:
                 found = Refutation(True, [], why=puzzle.goal.failures(game))

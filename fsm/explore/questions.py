@@ -72,44 +72,31 @@ class Answer:
         }  # fmt: skip
 
 
-def reach(
-    game: Game,
-    goal: Goal,
-    *,
-    depth: int | None = None,
-    budget: int | None = DEFAULT_BUDGET,
-    jobs: int = 1,
-    progress: Ticker | None = None,
-    machines: str = "compiled",
-) -> Answer:
-    """A shortest line from the game's table to a table where ``goal`` holds (the game is left as found)."""
-    return _ask("reach", game, goal, depth, budget, jobs, progress, machines)
+def reach(game: Game, goal: Goal, **bounds: Any) -> Answer:
+    """A shortest line from the game's table to a table where ``goal`` holds (the game is left as
+    found); ``bounds`` as :func:`ask` takes them."""
+    return ask("reach", game, goal, **bounds)
 
 
-def never(
-    game: Game,
-    goal: Goal,
-    *,
-    depth: int | None = None,
-    budget: int | None = DEFAULT_BUDGET,
-    jobs: int = 1,
-    progress: Ticker | None = None,
-    machines: str = "compiled",
-) -> Answer:
-    """Whether ``goal`` never holds on any line: ``Answer.holds``; a violation comes with a shortest line."""
-    return _ask("never", game, goal, depth, budget, jobs, progress, machines)
+def never(game: Game, goal: Goal, **bounds: Any) -> Answer:
+    """Whether ``goal`` never holds on any line (``Answer.holds``); a violation comes with a shortest
+    line.  The search is :func:`reach`'s: only the verdict reads the other way."""
+    return ask("never", game, goal, **bounds)
 
 
-def _ask(
+def ask(
     question: str,
     game: Game,
     goal: Goal,
-    depth: int | None,
-    budget: int | None,
-    jobs: int,
-    progress: Ticker | None,
-    machines: str,
+    *,
+    depth: int | None = None,
+    budget: int | None = DEFAULT_BUDGET,
+    jobs: int = 1,
+    progress: Ticker | None = None,
+    machines: str = "compiled",
 ) -> Answer:
+    """Search breadth first for a table where ``goal`` holds: at most ``depth`` moves per line, ``budget``
+    tables, each level in ``jobs`` processes, ``progress`` told how far it has got."""
     if depth is not None and depth < 0:
         raise BadInput(_("depth must be 0 or more, not {depth}").format(depth=depth))
     if budget is not None and budget < 1:
@@ -151,7 +138,6 @@ class Walk:
             answer.found, answer.complete = True, True
             return
         level: list[tuple[Table, Line]] = [(self.root, None)]
-        expand = self.children if jobs == 1 else _parallel(self, jobs)
         while level:
             if depth is not None and answer.levels >= depth:
                 if any(not self.judge.ended(t) for t, _line in level):
@@ -160,20 +146,29 @@ class Walk:
                     answer.found, answer.complete = False, True
                 return
             following: list[tuple[Table, Line]] = []
-            for table, line in level:
-                for child, node, hit in expand(table, line):
-                    if hit:
-                        answer.found, answer.line, answer.complete = True, list(moves_of(node)), True
-                        return
-                    following.append((child, node))
+            for child, node, hit in self.expand(level, jobs):
+                if hit:
+                    answer.found, answer.line, answer.complete = True, list(moves_of(node)), True
+                    return
+                following.append((child, node))
                 if self.budget is not None and len(self.seen) >= self.budget:
                     answer.stopped_by = "budget"
                     return
-                if self.progress is not None:
+                if self.progress is not None and len(self.seen) % 256 == 0:
                     self.progress.tick(len(self.seen), answer.levels)
             answer.levels += 1
             level = following
         answer.found, answer.complete = False, True
+
+    def expand(self, level: list[tuple[Table, Line]], jobs: int) -> Iterator[tuple[Table, Line, bool]]:
+        """The new tables one move from ``level`` (in ``jobs`` processes: :mod:`fsm.explore.levels`)."""
+        if jobs == 1:
+            for table, line in level:
+                yield from self.children(table, line)
+        else:
+            from fsm.explore.levels import expand_level
+
+            yield from expand_level(self, level, jobs)
 
     def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line, bool]]:
         """Each new table one move from ``table`` (where play goes on, or where the goal holds)."""
@@ -197,9 +192,10 @@ class Fingerprint:
         return hash((t.key(), self.judge.results(t), tuple(t.resolution_order[self.base_order :])))
 
 
-def successors(game: Game, table: Table) -> Iterator[tuple[Move, Table]]:
+def successors(game: Game, table: Table, keep_failed: bool = False) -> Iterator[tuple[Move, Table]]:
     """Each legal move at ``table`` and the table it leads to (``table`` itself is not written;
-    nothing is logged; a legal move the engine cannot play is left out: `fsm explore` reports those)."""
+    nothing is logged; a legal move the engine cannot play is left out: `fsm explore` reports those;
+    ``keep_failed`` yields it with the unchanged table instead, so that the i-th step is the i-th move)."""
     log_length = len(game.log)
     game.table = table
     for move in game.legal_moves():
@@ -207,13 +203,9 @@ def successors(game: Game, table: Table) -> Iterator[tuple[Move, Table]]:
         try:
             game.apply(move, atomic=False)  # the copy is ours: no undo snapshot needed
         except Exception:  # see above
+            if keep_failed:
+                yield move, table
             continue
         finally:
             del game.log[log_length:]
         yield move, game.table
-
-
-def _parallel(walk: Walk, jobs: int) -> Any:
-    from fsm.explore.levels import expander
-
-    return expander(walk, jobs)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from fsm.engine.game import Game
 from fsm.errors import BadInput, Problems
 from fsm.i18n import _, did_you_mean, language
-from fsm.scenarios.checking import EXPECT_KEYS, check
+from fsm.scenarios.checking import EXPECT_KEYS, check, name_index
 from fsm.scenarios.reading import Fields, Where, as_named, read_yaml, table_of
 
 #: What a goal may ask: the ``expect:`` words that read a table (not its narration).
@@ -37,12 +38,56 @@ class Goal:
         return [str(f) for f in check(game, self.expect, self.where)]
 
     def holds(self, game: Game) -> bool:
+        if not self._outcomes_may_hold(game):
+            return False
         return not check(game, self.expect, self.where)
+
+    @cached_property
+    def _results(self) -> dict[str, list[str]] | None:
+        """Each ``outcomes:`` source and the results it asks for, in order; None if any is not plainly
+        written (then :func:`check` alone judges, and says what is wrong)."""
+        out: dict[str, list[str]] = {}
+        raw = self.expect.get("outcomes") or {}
+        if not isinstance(raw, Mapping):
+            return None
+        for source, want in raw.items():
+            items = want if isinstance(want, list) else [want]
+            results = [w.get("result") if isinstance(w, Mapping) else w for w in items]
+            if not all(r in ("resolved", "fizzled") for r in results):
+                return None
+            out[source] = [str(r) for r in results]
+        return out
+
+    def _outcomes_may_hold(self, game: Game) -> bool:
+        """A quick look at the results alone, so that a search need not run the whole check on the
+        many tables where they differ; where they agree, :func:`check` decides (clauses and the rest)."""
+        wanted = self._results
+        if not wanted:
+            return True
+        t, names = game.table, name_index(game)  # a card by its name or ID, as check() reads it
+        for source, results in wanted.items():
+            ids = (source, names.get(source))
+            if [o.result for o in t.outcomes if o.source in ids] != results:
+                return False
+        return True
 
     def validate(self, game: Game) -> None:
         """Raise :class:`BadInput` (file:line) for a key, unit, card or geo the goal may not name,
-        by checking it once on ``game``."""
+        by checking it once on ``game``, and for an outcome of nothing that can be declared."""
         self.failures(game)
+        t = game.table
+        sources = {*t.cards, *(c.name for c in t.cards.values()), *(o.source for o in t.outcomes)}
+        sources |= {a.name for u in t.units.values() for a in u.abilities}
+        sources |= {k.move for k in game.rules.kinds.values() if k.move}  # an attack is its own source
+        sources.add("speed")  # the speed dice (docs/scenarios.md, `expect`)
+        outcomes = self.expect.get("outcomes")
+        problems = Problems()
+        for name in outcomes if isinstance(outcomes, Mapping) else ():
+            if name not in sources:
+                with problems.item():
+                    message = _("no card or ability {name!r} in this file, so it has no outcome")
+                    raise BadInput(message.format(name=name) + did_you_mean(name, sources), self.where(outcomes, name))
+        problems.raise_all()
 
 
 def goal_holds(game: Game, goal: Goal) -> bool:
