@@ -86,7 +86,9 @@ def test_act6_a_puzzle_played_to_solved_with_hint_and_check(chromium: str, lab: 
 
             # the near miss: B answers by itself (it passes), the learner passes, and it has failed
             step.locator(f'.fsm-move[data-move="{NEAR_MISS}"]').click()
-            _wait("the learner's turn again", lambda: step.locator('.fsm-move[data-move="A: pass"]').count() > 0, 30, lab)
+            _wait(
+                "the learner's turn again", lambda: step.locator('.fsm-move[data-move="A: pass"]').count() > 0, 30, lab
+            )
             step.locator('.fsm-move[data-move="A: pass"]').click()
             _wait("failed", lambda: panel.get_attribute("data-status") == "failed", 60, lab)
             panel.locator(".fsm-puzzle-check").click()
@@ -96,7 +98,9 @@ def test_act6_a_puzzle_played_to_solved_with_hint_and_check(chromium: str, lab: 
             step.locator(".fsm-reset").click()
             _wait("the start", lambda: step.locator(f'.fsm-move[data-move="{WINNING}"]').count() > 0, 30, lab)
             step.locator(f'.fsm-move[data-move="{WINNING}"]').click()
-            _wait("the learner's turn again", lambda: step.locator('.fsm-move[data-move="A: pass"]').count() > 0, 30, lab)
+            _wait(
+                "the learner's turn again", lambda: step.locator('.fsm-move[data-move="A: pass"]').count() > 0, 30, lab
+            )
             step.locator('.fsm-move[data-move="A: pass"]').click()
             _wait("solved", lambda: panel.get_attribute("data-status") == "solved", 60, lab)
             panel.locator(".fsm-puzzle-check").click()

@@ -45,7 +45,7 @@ def echoes(step: StepThrough) -> list[str]:
 def test_tim_ctr_2_the_other_side_answers_with_the_proofs_strongest_answer() -> None:
     """TIM-CTR-2: after A's 岩砕き, B (priority) answers by itself with 足止め, the answer that would
     refute a learner who then passes; the learner is to move again, with one move left."""
-    step = StepThrough.from_puzzle(ANSWER, lang="en")
+    step = PuzzleStepThrough.from_puzzle(ANSWER, lang="en")
     assert isinstance(step, PuzzleStepThrough)
     sent = request(step, "play", move="A: activate 岩砕き of 岩の巨人 on 水の番人")
     assert echoes(step) == ["A: activate 岩砕き of 岩の巨人 on 水の番人", "B: use 足止め by 水の精 on 岩の巨人"]
@@ -55,7 +55,7 @@ def test_tim_ctr_2_the_other_side_answers_with_the_proofs_strongest_answer() -> 
 
 def test_act7_playing_the_winning_line_is_solved() -> None:
     """TIM-CTR-3 / SC-6 / ACT-7: 水涸らし answers 足止め, resolves first, 足止め fails, 岩砕き resolves: solved."""
-    step = StepThrough.from_puzzle(ANSWER, lang="en")
+    step = PuzzleStepThrough.from_puzzle(ANSWER, lang="en")
     for move in ("A: activate 岩砕き of 岩の巨人 on 水の番人", "A: use 水涸らし by 岩の巨人 on 水の精"):
         request(step, "play", move=move)
     sent = request(step, "play", move="A: pass")
@@ -67,7 +67,7 @@ def test_act7_playing_the_winning_line_is_solved() -> None:
 def test_act6_a_near_miss_fails_and_check_says_why_from_the_goal() -> None:
     """ACT-6: passing after 足止め lets it make 岩の巨人 行動完了; check says failed, and why: the goal's own
     failures (岩砕き fizzled, not resolved; 水の番人 still on the field)."""
-    step = StepThrough.from_puzzle(ANSWER, lang="en")
+    step = PuzzleStepThrough.from_puzzle(ANSWER, lang="en")
     request(step, "play", move="A: activate 岩砕き of 岩の巨人 on 水の番人")
     sent = request(step, "play", move="A: pass")
     said = text(panel(request(step, "check"))["said"])
@@ -77,7 +77,7 @@ def test_act6_a_near_miss_fails_and_check_says_why_from_the_goal() -> None:
 
 
 def test_hint_gives_the_text_first_then_the_winning_move() -> None:
-    step = StepThrough.from_puzzle(ROCK, lang="en")
+    step = PuzzleStepThrough.from_puzzle(ROCK, lang="en")
     first = text(panel(request(step, "hint"))["said"])
     assert "Which card leaves 岩の巨人 unable to act" in first
     second = text(panel(request(step, "hint"))["said"])
@@ -88,13 +88,13 @@ def test_hint_gives_the_text_first_then_the_winning_move() -> None:
 
 
 def test_check_before_any_move_says_not_yet_and_that_it_can_be_forced() -> None:
-    step = StepThrough.from_puzzle(ROCK, lang="en")
+    step = PuzzleStepThrough.from_puzzle(ROCK, lang="en")
     said = text(panel(request(step, "check"))["said"])
     assert "not yet" in said and "1 of your moves left" in said and "you can still force it" in said
 
 
 def test_japanese_panel_check_and_hint() -> None:
-    step = StepThrough.from_puzzle(ANSWER, lang="ja")
+    step = PuzzleStepThrough.from_puzzle(ANSWER, lang="ja")
     sent = request(step, "hint")
     assert panel(sent)["words"]["check"] != "check" and "岩砕き は 水の番人 に向ける" in text(panel(sent)["said"])
     request(step, "play", move="A: 岩砕き を 岩の巨人 で 水の番人 に 発動")
@@ -105,7 +105,7 @@ def test_japanese_panel_check_and_hint() -> None:
 
 def test_a_move_of_the_other_side_is_not_the_learners_to_play() -> None:
     """At the other side's decision (the page went back there), a click makes it answer by itself."""
-    step = StepThrough.from_puzzle(ANSWER, lang="en")
+    step = PuzzleStepThrough.from_puzzle(ANSWER, lang="en")
     request(step, "play", move="A: activate 岩砕き of 岩の巨人 on 水の番人")
     step._forget_after(1)  # as the page does after a plain undo of B's answer
     assert step.game.actor() == "B"
@@ -115,7 +115,7 @@ def test_a_move_of_the_other_side_is_not_the_learners_to_play() -> None:
 
 
 def test_a_page_reload_gets_the_panel_again() -> None:
-    step = StepThrough.from_puzzle(ROCK, lang="en")
+    step = PuzzleStepThrough.from_puzzle(ROCK, lang="en")
     sent = request(step, "hello")
     assert [m["type"] for m in sent] == ["game", "puzzle"]
     assert any("岩砕き" in g for g in panel(sent)["goal"])
@@ -129,5 +129,5 @@ def test_a_puzzle_with_no_solution_is_refused_with_its_file(tmp_path: Path) -> N
     broken = tmp_path / "no_solution.yaml"
     broken.write_text(changed, encoding="utf-8")
     with pytest.raises(BadInput) as err:
-        StepThrough.from_puzzle(broken, lang="en")
+        PuzzleStepThrough.from_puzzle(broken, lang="en")
     assert "no_solution.yaml" in str(err.value) and "not proved solvable" in str(err.value)

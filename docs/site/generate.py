@@ -129,13 +129,13 @@ def _puzzles_page(lang: Lang) -> str:
             lang,
             "``puzzles/`` の各ファイルは、盤面・目標・自分の手数の上限からなるパズルです。どれも、相手がどう応じても"
             "解けることをエンジンが証明しています（このページを作るたびに証明し直します）。ノートブック "
-            '``06_puzzles.ipynb`` か ``StepThrough.from_puzzle("../puzzles/FILE.yaml", lang="ja")`` で遊べます'
+            '``06_puzzles.ipynb`` か ``PuzzleStepThrough.from_puzzle("../puzzles/FILE.yaml", lang="ja")`` で遊べます'
             "（相手は自分で応じ、 **確かめる** と **ヒント** のボタンがあります）。"
             "コマンドラインでは ``fsm puzzle FILE``。",
             "Each file of ``puzzles/`` is a puzzle: a table, a goal and a limit on your own moves.  The engine has "
             "proved each one solvable whatever the other side answers (and proves them again whenever this page is "
             "built).  Play them in the notebook ``06_puzzles.ipynb`` or with "
-            '``StepThrough.from_puzzle("../puzzles/FILE.yaml")`` (the other side answers by itself; there are '
+            '``PuzzleStepThrough.from_puzzle("../puzzles/FILE.yaml")`` (the other side answers by itself; there are '
             "**check** and **hint** buttons); on the command line, ``fsm puzzle FILE``.",
         ),
         "",

@@ -4,7 +4,8 @@ one that stops the goal if there is one, else the one that makes the win longest
 solved, failed or not yet, with why (the goal's failures, :func:`fsm.scenarios.goals.goal_failures`);
 **hint** gives the puzzle's hint, then the winning move itself (:meth:`Proof.move_for`).
 
-    StepThrough.from_puzzle("../puzzles/stop_the_rock.yaml", lang="ja")
+    from fsm import PuzzleStepThrough
+    PuzzleStepThrough.from_puzzle("../puzzles/stop_the_rock.yaml", lang="ja")
 
 The page side is ``front/puzzle.js``: a panel above the move buttons, fed by ``puzzle`` messages.
 """
@@ -54,7 +55,7 @@ class PuzzleStepThrough(StepThrough):
         self._report()
 
     @classmethod
-    def open(cls, path: str | Path, lang: Lang = "both") -> PuzzleStepThrough:
+    def from_puzzle(cls, path: str | Path, lang: Lang = "both") -> PuzzleStepThrough:
         """The puzzle of a file, proved first: one the solver cannot be shown to win is refused."""
         spoken = cls._spoken(lang)
         game, puzzle = load_puzzle(path, lang=spoken)

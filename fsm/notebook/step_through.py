@@ -205,14 +205,6 @@ class StepThrough:
             self._send_from(0, why=("<br>".join(esc(f) for f in result.failures), False))
         return self
 
-    @classmethod
-    def from_puzzle(cls, path: str | Path, lang: Lang = "both") -> StepThrough:
-        """A puzzle file in puzzle mode: you play its solver, the other side answers by itself
-        (:mod:`fsm.notebook.puzzle_mode`, with its **check** and **hint** buttons)."""
-        from fsm.notebook.puzzle_mode import PuzzleStepThrough  # it builds on this class
-
-        return PuzzleStepThrough.open(path, lang)
-
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
