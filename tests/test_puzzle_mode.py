@@ -18,13 +18,14 @@ ANSWER = REPO / "puzzles" / "answer_the_answer.yaml"
 ROCK = REPO / "puzzles" / "stop_the_rock.yaml"
 
 
-def request(step: StepThrough, kind: str, **extra: str) -> list[dict]:
-    """A request of the page (at the decision point it stands at); the messages the kernel sends back."""
+def request(step: StepThrough, kind: str, point: int | None = None, **extra: str) -> list[dict]:
+    """A request of the page (at ``point``, default the decision point it stands at); the kernel's replies."""
     sent: list[dict] = []
     original = step.widget.send
     step.widget.send = sent.append  # type: ignore[method-assign]
     try:
-        step._message(step.widget, {"type": kind, "point": step.frame.move, **extra}, [])
+        at = step.frame.move if point is None else point
+        step._message(step.widget, {"type": kind, "point": at, **extra}, [])
     finally:
         step.widget.send = original  # type: ignore[method-assign]
     return sent
@@ -131,3 +132,14 @@ def test_a_puzzle_with_no_solution_is_refused_with_its_file(tmp_path: Path) -> N
     with pytest.raises(BadInput) as err:
         PuzzleStepThrough.from_puzzle(broken, lang="en")
     assert "no_solution.yaml" in str(err.value) and "not proved solvable" in str(err.value)
+
+
+def test_the_page_undoing_to_the_start_makes_hint_begin_again_with_the_text() -> None:
+    """The page's undo needs no kernel message; the next request names the point it went back to."""
+    step = PuzzleStepThrough.from_puzzle(ANSWER, lang="en")
+    request(step, "play", move="A: activate 岩砕き of 岩の巨人 on 水の番人")
+    request(step, "hint")
+    sent = request(step, "hint")
+    assert "A: use 水涸らし by 岩の巨人 on 水の精" in text(panel(sent)["said"])
+    sent = request(step, "hint", point=0)
+    assert "Aim 岩砕き at 水の番人" in text(panel(sent)["said"]) and step.used() == 0

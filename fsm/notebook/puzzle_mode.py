@@ -211,10 +211,9 @@ class PuzzleStepThrough(StepThrough):
         kind = content.get("type")
         if kind in ("check", "hint"):
             point = int(content.get("point", self._at))
-            if 0 <= point < len(self.points):
-                if point < len(self.points) - 1:
-                    self._forget_after(point)
-                self.hints = self.hints if point == self._at else 0
+            if 0 <= point < len(self.points) and point != self._at:  # the page undid moves on its own
+                self._forget_after(point)
+                self.hints = 0
             (self.check if kind == "check" else self.hint)()
             return
         super()._message(widget, content, buffers)
