@@ -20,9 +20,18 @@ LONG = "scenarios/counter_of_counter_of_counter.yaml"
 ENV = {**os.environ, "FSM_LANG": "en", "PYTHONPATH": str(REPO), "COLUMNS": "120"}
 
 
+def _as_from_a_terminal() -> None:
+    """Give the child Ctrl-C as a terminal's foreground job has it.  A suite started as a
+    background job (``.ci/run &``) passes SIGINT on as ignored, and Python then never raises
+    KeyboardInterrupt, so the interruption would not reach the command at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _explore(*args: str, **kw: object) -> subprocess.Popen[str]:
     cmd = [sys.executable, "-m", "fsm", "explore", LONG, *args]
-    return subprocess.Popen(cmd, cwd=REPO, env=ENV, text=True, **kw)  # type: ignore[call-overload, no-any-return]
+    return subprocess.Popen(  # type: ignore[call-overload]
+        cmd, cwd=REPO, env=ENV, text=True, preexec_fn=_as_from_a_terminal, **kw
+    )
 
 
 def _children(pid: int) -> list[int]:

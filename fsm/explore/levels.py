@@ -33,17 +33,11 @@ def _expand_share(bounds: tuple[int, int]) -> list[tuple[int, int, int, bool]]:
         table = level[i][0]
         if walk.judge.ended(table):
             continue
-        for j, (_move, child) in enumerate(_indexed(walk, table)):
+        for j, (_move, child) in enumerate(walk.steps(table)):
             d = walk.digest(child)
             if d not in walk.seen:
                 out.append((i, j, d, walk.holds(child)))
     return out
-
-
-def _indexed(walk: Any, table: Table) -> Iterator[tuple[Any, Table]]:
-    from fsm.explore.questions import successors
-
-    return successors(walk.game, table, keep_failed=True)
 
 
 def expand_level(walk: Any, level: list[tuple[Table, Line]], jobs: int) -> Iterator[tuple[Table, Line, bool]]:

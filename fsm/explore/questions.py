@@ -170,6 +170,10 @@ class Walk:
 
             yield from expand_level(self, level, jobs)
 
+    def steps(self, table: Table) -> Iterator[tuple[Move, Table]]:
+        """Every legal move at ``table`` and its table, the i-th the i-th legal move (for the workers of ``--jobs``)."""
+        return successors(self.game, table, keep_failed=True)
+
     def children(self, table: Table, line: Line) -> Iterator[tuple[Table, Line, bool]]:
         """Each new table one move from ``table`` (where play goes on, or where the goal holds)."""
         if self.judge.ended(table):

@@ -23,7 +23,7 @@ from fsm.scenarios.reading import Fields, Where, as_named, read_yaml, table_of
 
 #: What a goal may ask: the ``expect:`` words that read a table (not its narration).
 GOAL_KEYS = EXPECT_KEYS - {"log", "steps"}
-PUZZLE_KEYS = {"player", "goal", "moves", "hint", "hint_ja"}
+PUZZLE_BLOCK_KEYS = {"player", "goal", "moves", "hint", "hint_ja"}
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ def read_puzzle(path: str | Path, data: Mapping[str, Any], players: list[str]) -
     where = Where(str(path))
     if "puzzle" not in data:
         raise BadInput(_("no puzzle: block in this file (a puzzle needs player and goal)"), f"{path}:1")
-    f = Fields(data["puzzle"], where, "puzzle", PUZZLE_KEYS, data, "puzzle")
+    f = Fields(data["puzzle"], where, "puzzle", PUZZLE_BLOCK_KEYS, data, "puzzle")
     player = f.required("player", players)
     raw_goal = f.get("goal")
     if raw_goal is None:

@@ -52,8 +52,6 @@ from fsm.table.moves import JA_VERBS, VERBS
 
 NAMES = ("scenario", "designer", "goal", "puzzle")
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-#: The keys a puzzle file adds to a scenario's (issue 25).
-PUZZLE_KEYS = ("puzzle", "goals")
 KIND_REQUIRED = ("ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets", "counter_window")
 TIMING_REQUIRED = ("ja", "en", "role", "clause")
 PART_REQUIRED = ("ja", "en", "take", "from", "to")
