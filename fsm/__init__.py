@@ -46,6 +46,7 @@ _HOMES = {
     "compare": "fsm.explore.explorer",
     "render_machine": "fsm.render.diagrams",
     "StepThrough": "fsm.notebook.step_through",
+    "PuzzleStepThrough": "fsm.notebook.puzzle_mode",
     "diagram": "fsm.notebook.step_through",
     "rows_table": "fsm.notebook.step_through",
 }
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from fsm.i18n import set_language
     from fsm.machines.battle import GameFlow
     from fsm.machines.chain import CounterChain
+    from fsm.notebook.puzzle_mode import PuzzleStepThrough
     from fsm.notebook.step_through import StepThrough, diagram, rows_table
     from fsm.render.diagrams import render_machine
     from fsm.rules.catalogue import CLAUSES

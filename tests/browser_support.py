@@ -122,7 +122,7 @@ def start_lab(workdir: Path, timeout: float = 90.0, locale: str = "", app: str =
     root = workdir / "site"
     shutil.copytree(REPO / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     (root / "scenarios").symlink_to(REPO / "scenarios", target_is_directory=True)
-    for extra in ("designs",):  # other data the notebooks may read by relative path
+    for extra in ("designs", "puzzles"):  # other data the notebooks may read by relative path
         if (REPO / extra).is_dir():
             (root / extra).symlink_to(REPO / extra, target_is_directory=True)
     settings = workdir / "lab-settings"

@@ -20,7 +20,7 @@ from nbclient import NotebookClient
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = REPO / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb")) + sorted(NOTEBOOK_DIR.glob("ja/*.ipynb"))
-TEACHING = ["01_ability_kinds", "02_skill_cards", "03_counter_chain", "04_a_whole_battle"]
+TEACHING = ["01_ability_kinds", "02_skill_cards", "03_counter_chain", "04_a_whole_battle", "06_puzzles"]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 pytestmark = pytest.mark.notebooks

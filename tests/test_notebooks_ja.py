@@ -19,7 +19,8 @@ JA_DIR = REPO / "notebooks" / "ja"
 LANG = ', lang="ja"'
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 FILES = re.compile(r'"([\w./-]+\.(?:yaml|toml))"')
-SHOWN = re.compile(r"(?:from_scenario|\bdiagram)\(")  # a step-through or a diagram: shown in the notebook's language
+# a step-through or a diagram: shown in the notebook's language
+SHOWN = re.compile(r"(?:from_scenario|from_puzzle|\bdiagram)\(")
 
 
 def cells(path: Path, kind: str) -> list[str]:

@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from fsm.cli import main
 from fsm.errors import BadInput
 from fsm.rules.catalogue import CLAUSES
+from fsm.scenarios.goals import load_puzzle
 from fsm.scenarios.playing import play
 from fsm.scenarios.schema import NAMES, file_name, schema, shipped, text
 from fsm.scenarios.schema_words import WORDS
@@ -28,7 +29,9 @@ LIBRARY = [
     *sorted((REPO / "scenarios").glob("*.yaml")),
     *sorted((REPO / "designs").glob("*.yaml")),
     *sorted((REPO / "designs").glob("*.toml")),
-    *sorted((REPO / "puzzles").glob("*.yaml")),  # issue 25's library; none yet
+    *sorted((REPO / "puzzles").glob("*.yaml")),  # issue 25's library
+    *sorted((REPO / "goals").glob("*.yaml")),
+    *sorted((REPO / "tests" / "data" / "puzzles").glob("*.yaml")),
     *(REPO / "fsm" / "rules" / "data" / f for f in ("kinds.toml", "timings.toml", "price_parts.toml")),
 ]
 
@@ -134,10 +137,17 @@ def test_every_library_file_names_its_schema_and_passes_it(path: Path) -> None:
     schema it is written to on its first line, and passes it."""
     named = _named_schema(path)
     assert named.is_file(), f"{path} names {named}, which does not exist"
-    expected = "designer" if path.suffix == ".toml" else "scenario"
+    expected = _kind_of(path)
     assert named.name == file_name(expected)
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in _validator(expected).iter_errors(_read(path))]
     assert not errors, f"{path}: {errors[:5]}"
+
+
+def _kind_of(path: Path) -> str:
+    """The schema a library file is written to, by where it lives."""
+    if path.suffix == ".toml":
+        return "designer"
+    return {"puzzles": "puzzle", "goals": "goal"}.get(path.parent.name, "scenario")
 
 
 def test_the_library_is_read_with_its_schema_line() -> None:
@@ -146,7 +156,9 @@ def test_the_library_is_read_with_its_schema_line() -> None:
     for path in LIBRARY:
         if path.suffix == ".toml":
             builtin().extend(path)
-        elif path.parent.name != "puzzles":
+        elif _kind_of(path) == "puzzle":
+            load_puzzle(path)
+        elif _kind_of(path) == "scenario":
             play(path, expectations=False)
 
 

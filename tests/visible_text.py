@@ -113,7 +113,7 @@ def step_through_text(step: Any) -> list[str]:
 
 @cache
 def names_from_files() -> frozenset[str]:
-    """The names players and designers wrote: units, cards, abilities, geos, players (scenarios/)."""
+    """The names players and designers wrote: units, cards, abilities, geos, players (scenarios/, puzzles/)."""
     names: set[str] = set()
 
     def collect(value: Any) -> None:
@@ -128,7 +128,7 @@ def names_from_files() -> frozenset[str]:
             for v in value:
                 collect(v)
 
-    for path in (REPO / "scenarios").glob("*.yaml"):
+    for path in [*(REPO / "scenarios").glob("*.yaml"), *(REPO / "puzzles").glob("*.yaml")]:
         text = path.read_text(encoding="utf-8")
         collect(yaml.safe_load(text))
         names.update(re.findall(r"名称：([^\s,.;)）(]+)", text))  # a 名称 condition inside a 代償 part

@@ -8,6 +8,7 @@ the rules data and the scenarios themselves.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 from pathlib import Path
@@ -114,6 +115,60 @@ def _scenario_page(path: Path, lang: Lang) -> str:
     return "\n".join([*_heading(title), f".. fsm-scenario:: /../../scenarios/{path.name}", ""]) + "\n"
 
 
+def _puzzles_page(lang: Lang) -> str:
+    """Every puzzle of ``puzzles/``, proved again as the site is built: its goal, the solver's limit,
+    the proof, its clauses and its hint; how to play it."""
+    from fsm.explore.puzzle import solve
+    from fsm.notebook.puzzle_mode import goal_lines
+    from fsm.scenarios.goals import load_puzzle
+    from fsm.scenarios.reading import read_yaml
+
+    lines = _heading(_say(lang, "パズル", "Puzzles"))
+    lines += [
+        _say(
+            lang,
+            "``puzzles/`` の各ファイルは、盤面・目標・自分の手数の上限からなるパズルです。どれも、相手がどう応じても"
+            "解けることをエンジンが証明しています（このページを作るたびに証明し直します）。ノートブック "
+            '``06_puzzles.ipynb`` か ``PuzzleStepThrough.from_puzzle("../puzzles/FILE.yaml", lang="ja")`` で遊べます'
+            "（相手は自分で応じ、 **確かめる** と **ヒント** のボタンがあります）。"
+            "コマンドラインでは ``fsm puzzle FILE``。",
+            "Each file of ``puzzles/`` is a puzzle: a table, a goal and a limit on your own moves.  The engine has "
+            "proved each one solvable whatever the other side answers (and proves them again whenever this page is "
+            "built).  Play them in the notebook ``06_puzzles.ipynb`` or with "
+            '``PuzzleStepThrough.from_puzzle("../puzzles/FILE.yaml")`` (the other side answers by itself; there are '
+            "**check** and **hint** buttons); on the command line, ``fsm puzzle FILE``.",
+        ),
+        "",
+    ]
+    for path in sorted((ROOT / "puzzles").glob("*.yaml")):
+        game, puzzle = load_puzzle(path, lang=lang)
+        proof = solve(game, puzzle)
+        data = read_yaml(path)
+        lines += _heading(puzzle.title_text(lang), "-")
+        lines += [" ".join(puzzle.notes_text(lang).split()), ""]
+        lines += [f"- {_say(lang, '目標', 'Goal')}: " + html.unescape("; ".join(goal_lines(puzzle.goal.expect, lang)))]
+        limit = _say(
+            lang,
+            f"{puzzle.player} が {puzzle.moves} 手以内（パスは数えない）",
+            f"{puzzle.player}, in at most {puzzle.moves} move{'s' if puzzle.moves != 1 else ''} (passes are free)",
+        )
+        lines += [f"- {_say(lang, '解く側', 'Solver')}: {limit}"]
+        proved = (
+            _say(lang, f"解ける（{proof.tables} 局面を調べた）", f"solvable ({proof.tables} tables searched)")
+            if proof.solvable
+            else _say(lang, "証明できない", "not proved")
+        )
+        lines += [f"- {_say(lang, '証明', 'Proof')}: {proved}"]
+        cites = " ".join(f":clause:`{c}`" for c in data.get("clauses") or [])
+        lines += [
+            f"- {_say(lang, '条項', 'Clauses')}: {cites}",
+            f"- {_say(lang, 'ファイル', 'File')}: ``puzzles/{path.name}``",
+            "",
+        ]
+        lines += [f".. admonition:: {_say(lang, 'ヒント', 'Hint')}", "", f"   {puzzle.hint_text(lang)}", ""]
+    return "\n".join(lines) + "\n"
+
+
 def _toc(title: str, entries: list[str]) -> list[str]:
     """A section of the sidebar; the landing page shows its own cards instead (:func:`_start`)."""
     return [
@@ -196,6 +251,13 @@ CARDS = {
             "Narrated move by move, with the diagrams after each move. Start with this one.",
         ),
     ),
+    "puzzles": (
+        Term("パズル", "Puzzles"),
+        Term(
+            "相手がどう応じても解けると証明済みのパズル。目標、手数の上限、ヒント。",
+            "Puzzles proved solvable whatever the other side answers: the goal, the limit, a hint.",
+        ),
+    ),
 }
 
 
@@ -262,6 +324,7 @@ def write_pages(app: Any) -> None:
     ]
     listing += [f"- :doc:`{s}`" for s in scenarios] + [""]  # each by its title, in this language
     (out / "scenarios.rst").write_text("\n".join(listing), encoding="utf-8")
+    (out / "puzzles.rst").write_text(_puzzles_page(lang), encoding="utf-8")
     here = f"generated/{lang}"
 
     def ref(doc: str) -> str:
@@ -273,6 +336,7 @@ def write_pages(app: Any) -> None:
         "timings": [ref("matrix")],
         "clauses": [ref("clauses")],
         "scenarios": [ref("scenarios/action_fizzles_after_counter"), ref("scenarios")],
+        "puzzles": [ref("puzzles")],
     }
     start = _start([(heading.words(lang), text.words(lang), links[key]) for key, (heading, text) in CARDS.items()])
     index = [
@@ -283,5 +347,6 @@ def write_pages(app: Any) -> None:
         *_toc(_say(lang, "タイミング", "Timings"), [f"{here}/matrix", *(f"{here}/{t}" for t in timings)]),
         *_toc(_say(lang, "条項", "Clauses"), [f"{here}/clauses"]),
         *_toc(_say(lang, "シナリオ", "Scenarios"), [f"{here}/scenarios", *(f"{here}/{s}" for s in scenarios)]),
+        *_toc(_say(lang, "パズル", "Puzzles"), [f"{here}/puzzles"]),
     ]
     (out / "toc.txt").write_text("\n".join(index), encoding="utf-8")  # included by ../index.rst

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from fsm.cli import drawing, exploring, scenarios, schemas, tables
+from fsm.cli import drawing, exploring, questions, scenarios, schemas, tables
 from fsm.cli.options import SubParsers, add_lang
 from fsm.i18n import LANGUAGES, _, using
 
@@ -59,6 +59,8 @@ _REGISTRARS: list[Callable[[SubParsers], None]] = [
     exploring.add_explore,
     tables.add_variants,
     schemas.add_schema,
+    questions.add_check,
+    questions.add_puzzle,
 ]
 
 

@@ -88,6 +88,8 @@ class Result:
 
 TOP_KEYS = {"title", "title_ja", "clauses", "notes", "notes_ja", "seed", "players", "geos", "units", "cards",
             "start", "moves", "expect", "variants", "rules"}  # fmt: skip
+#: What a puzzle file adds (fsm.scenarios.goals reads them; schemas/puzzle.schema.json).
+PUZZLE_TOP_KEYS = {"puzzle", "goals"}
 
 
 def load(
@@ -139,7 +141,7 @@ def _load(
     where = Where(str(p))
     problems = Problems()
     with problems.item():
-        check_keys(data, TOP_KEYS, where, _("the scenario"))
+        check_keys(data, TOP_KEYS | PUZZLE_TOP_KEYS, where, _("the scenario"))
     for key in ("title", "title_ja", "notes", "notes_ja"):
         if key in data and not isinstance(data[key], str):
             message = _("{key} must be text, got {value}").format(key=key, value=as_named(data[key]))

@@ -52,8 +52,6 @@ from fsm.table.moves import JA_VERBS, VERBS
 
 NAMES = ("scenario", "designer", "goal", "puzzle")
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-#: The keys a puzzle file adds to a scenario's (issue 25).
-PUZZLE_KEYS = ("puzzle", "goals")
 KIND_REQUIRED = ("ja", "en", "category", "usable", "price", "price_paid", "frequency", "targets", "counter_window")
 TIMING_REQUIRED = ("ja", "en", "role", "clause")
 PART_REQUIRED = ("ja", "en", "take", "from", "to")
@@ -331,7 +329,8 @@ def _scenario(v: _Vocab, extra: Mapping[str, dict[str, Any]] | None = None) -> d
 
 def _puzzle(v: _Vocab) -> dict[str, Any]:
     goal = {"anyOf": [{"$ref": "#/$defs/expect"}, TEXT]}
-    block: dict[str, Any] = {"player": TEXT, "goal": goal, "moves": {"type": "integer", "minimum": 1}, "hint": TEXT}
+    block: dict[str, Any] = {"player": TEXT, "goal": goal, "moves": {"type": "integer", "minimum": 1}, "hint": TEXT,
+                             "hint_ja": TEXT}  # fmt: skip
     extra = {
         "puzzle": _object("puzzle", block, block, required=["player", "goal"]),
         "goals": {"type": "object", "additionalProperties": {"$ref": "#/$defs/expect"}},

@@ -152,8 +152,13 @@ WORDS: dict[str, dict[str, tuple[str, str, str]]] = {
     "puzzle": {
         "player": ("The player who solves the puzzle.", "パズルを解くプレイヤー。", "TIM-CTR-2"),
         "goal": ("The goal: an expect: block, or the name of one under goals:.", "目標: expect: と同じ形。", "AB-1"),
-        "moves": ("At most this many of the solver's moves.", "解く側の手数の上限。", "AB-1"),
-        "hint": ("A hint for the learner.", "学ぶ人へのヒント。", "AB-1"),
+        "moves": (
+            "At most this many of the solver's moves; a pass is not counted.",
+            "解く側の手数の上限。パスは数えない。",
+            "AB-1",
+        ),
+        "hint": ("A hint for the learner, in English.", "学ぶ人へのヒント（英語）。", "AB-1"),
+        "hint_ja": ("The hint in Japanese.", "日本語のヒント。", "AB-1"),
     },
     "kind": {
         "ja": ("The kind's Japanese name (【休息】 is 休息).", "種類の日本語名。", "AB-1"),

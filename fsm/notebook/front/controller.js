@@ -3,6 +3,7 @@
 // host's (the browser edition).  No DOM here: views subscribe with `watch`.
 import { Frames } from "./frames.js";
 import { page } from "./page.js";
+import { PuzzleState, undoToSeat } from "./puzzle.js";
 
 const AHEAD_WAIT_MS = 10000; // a kernel that never answers does not hold up the page's other step-throughs
 
@@ -12,6 +13,7 @@ export class Controller {
     this.store = new Frames();
     this.why = { html: "", ok: null };
     this.table = { point: -1, html: "" };
+    this.puzzle = new PuzzleState(); // on only for a puzzle (fsm/notebook/puzzle_mode.py)
     this.busy = false;
     this.ready = false;
     this.watchers = new Set();
@@ -57,6 +59,10 @@ export class Controller {
       this.vizWaiting = null;
       if (buffers[0]) ok?.(buffers[0]);
       else no?.(new Error(msg.error || "no Graphviz module"));
+    } else if (msg.type === "puzzle") {
+      this.busy = false;
+      this.puzzle.apply(msg);
+      this.changed("puzzle");
     } else if (msg.type === "table") {
       this.table = { point: msg.point, html: msg.html };
       this.changed("table");
@@ -125,7 +131,7 @@ export class Controller {
     else if (how === "decision") s.toDecision();
     else if (how === "goto") s.goto(arg);
     else if (how === "start") s.reset();
-    else if (how === "undo" && !s.undo()) said = this.model.get("words")?.nothing_to_undo || "nothing to undo";
+    else if (how === "undo" && !(this.puzzle.on ? undoToSeat(s, this.puzzle.seat) : s.undo())) said = this.model.get("words")?.nothing_to_undo || "nothing to undo";
     this.why = { html: said, ok: said ? false : null }; // an old answer is about another position
     this.changed("frames");
   }

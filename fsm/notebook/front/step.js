@@ -3,6 +3,7 @@
 import { Controller } from "./controller.js";
 import { Diagram } from "./diagram.js";
 import { layoutAhead, provideViz } from "./layout.js";
+import { mountPuzzle } from "./puzzle.js";
 
 export { provideViz }; // a host with Graphviz of its own (the browser edition) hands it over
 
@@ -204,8 +205,9 @@ function render({ model, el }) {
   }
 
   const stop = c.watch(draw);
+  const stopPuzzle = mountPuzzle(c, left);
   draw("frames");
-  return stop;
+  return () => (stop(), stopPuzzle());
 }
 
 export default { render };
