@@ -43,6 +43,7 @@ from fsm.engine.game import Game, LogEntry, Snapshot
 from fsm.errors import BadInput, RuleViolation
 from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
+from fsm.notebook.figure_view import FigureView, have_dot
 from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
 from fsm.notebook.step_view import StepView, words
@@ -92,7 +93,8 @@ def rows_table(rows: list[dict[str, str]], caption: str = "") -> str:
 
 def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None) -> Any:
     """A machine's diagram for a notebook cell: a kind key (``"action"``, ``"sync_action"``,
-    ``"skill"``) or a machine class (``CounterChain``, ``GameFlow``)."""
+    ``"skill"``) or a machine class (``CounterChain``, ``GameFlow``).  Where no ``dot`` runs (JupyterLite),
+    the page lays the same DOT out (:class:`~fsm.notebook.figure_view.FigureView`)."""
     from IPython.display import SVG
 
     from fsm.render.diagrams import render_machine
@@ -106,6 +108,8 @@ def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None)
             message = _("no kind {kind!r}; kinds: {kinds} (prefix sync_ for 【同調】)")
             raise BadInput(message.format(kind=what, kinds=", ".join(rules.kinds)))
         machine = procedure_class(rules.kind(key, sync=what.startswith("sync_")))
+    if not have_dot():  # e.g. JupyterLite: the page lays the same DOT out (Graphviz in WebAssembly)
+        return FigureView(str(render_machine(machine, lang=lang, fmt="dot")))  # type: ignore[arg-type]
     return SVG(render_machine(machine, lang=lang))  # type: ignore[arg-type]
 
 
