@@ -1,18 +1,22 @@
 // Bundle the step-through's front end (fsm/notebook/front/) with @viz-js/viz into the package's
 // static files, fsm/notebook/static/ (gitignored; scripts/setup.sh runs `npm ci` and this).
+// `--web OUT`: instead, the site's "try it" (try.js, the page; worker.js, its Web Worker) into OUT
+// (docs/site/web_assets.py runs it; the worker imports pyodide from OUT/pyodide/ at run time).
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync } from "node:fs";
 
-const out = "fsm/notebook/static";
+const web = process.argv.indexOf("--web");
+const out = web >= 0 ? process.argv[web + 1] : "fsm/notebook/static";
+const entries = web >= 0 ? ["try.js", "worker.js"] : ["step.js"];
 mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: ["fsm/notebook/front/step.js"],
+  entryPoints: entries.map((name) => `fsm/notebook/front/${name}`),
   bundle: true,
   format: "esm",
   target: "es2020",
   minify: true,
   legalComments: "eof",
-  outfile: `${out}/step.js`,
+  outdir: out,
 });
 copyFileSync("fsm/notebook/front/step.css", `${out}/step.css`);
-console.log(`built ${out}/step.js and step.css`);
+console.log(`built ${entries.join(", ")} and step.css into ${out}`);
