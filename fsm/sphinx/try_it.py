@@ -47,10 +47,10 @@ def try_box(url: str, scenario: str, lang: Lang) -> str:
     attrs = " ".join(f'data-{k}="{escape(v)}"' for k, v in data.items())
     return (
         f'<link rel="stylesheet" href="{url}step.css"><script type="module" src="{url}try.js"></script>'
-        f'<div class="fsm-try" {attrs}><p class="fsm-try-about">{escape(_say("about", lang))}</p>'
-        f'<button type="button" class="fsm-try-start">{escape(_say("label", lang))}</button>'
-        '<span class="fsm-try-status" role="status" aria-live="polite"></span>'
-        '<div class="fsm-try-view"></div></div>'
+        f'<div class="fsm-tryit" {attrs}><p class="fsm-tryit-about">{escape(_say("about", lang))}</p>'
+        f'<button type="button" class="fsm-tryit-start">{escape(_say("label", lang))}</button>'
+        '<span class="fsm-tryit-status" role="status" aria-live="polite"></span>'
+        '<div class="fsm-tryit-view"></div></div>'
     )
 
 

@@ -1,4 +1,4 @@
-// The site's "try it": each <div class="fsm-try" data-scenario=URL data-lang=ja|en ...> (made by the
+// The site's "try it": each <div class="fsm-tryit" data-scenario=URL data-lang=ja|en ...> (made by the
 // fsm-try directive, fsm/sphinx/try_it.py) gets a button; a click starts a Web Worker running the
 // scenario's step-through in pyodide (worker.js) and draws the notebook's own front end (step.js)
 // over a model that talks to the worker (worker_model.js).  The directive gives every word shown
@@ -12,7 +12,7 @@ export function statusText(el, stage) {
 
 /** Start one "try it"; `makeWorker` is injectable so the page logic runs under node too. */
 export function start(el, makeWorker) {
-  const status = el.querySelector(".fsm-try-status");
+  const status = el.querySelector(".fsm-tryit-status");
   const show = (state, text) => {
     el.dataset.state = state;
     status.textContent = text;
@@ -29,7 +29,7 @@ export function start(el, makeWorker) {
     else if (data.type === "ready") {
       model = new WorkerModel(worker, data.traits);
       show("ready", "");
-      const box = el.querySelector(".fsm-try-view");
+      const box = el.querySelector(".fsm-tryit-view");
       view.render({ model, el: box });
     } else model?.deliver(data);
   });
@@ -38,8 +38,8 @@ export function start(el, makeWorker) {
 }
 
 function wire(doc) {
-  for (const el of doc.querySelectorAll(".fsm-try[data-scenario]")) {
-    const button = el.querySelector(".fsm-try-start");
+  for (const el of doc.querySelectorAll(".fsm-tryit[data-scenario]")) {
+    const button = el.querySelector(".fsm-tryit-start");
     button.addEventListener("click", () => {
       button.disabled = true;
       button.hidden = true;

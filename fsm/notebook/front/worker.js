@@ -6,13 +6,17 @@
 /** Load pyodide and install the wheels; `base` is the URL of the folder holding pyodide/ and wheels/. */
 export async function loadRuntime(base, fetchBytes, say) {
   say("runtime");
+  // the wheels download while the interpreter starts
+  const wheels = fetchBytes(`${base}wheels/index.json`).then((bytes) => {
+    const { wheels: names } = JSON.parse(new TextDecoder().decode(bytes));
+    return Promise.all(names.map((name) => fetchBytes(`${base}wheels/${name}`)));
+  });
+  wheels.catch(() => {}); // awaited below; a failure is reported there, once
   const { loadPyodide } = await import(`${base}pyodide/pyodide.mjs`);
   const py = await loadPyodide({ indexURL: `${base}pyodide/` });
   say("wheels");
-  const { wheels } = JSON.parse(new TextDecoder().decode(await fetchBytes(`${base}wheels/index.json`)));
   const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  const files = await Promise.all(wheels.map((name) => fetchBytes(`${base}wheels/${name}`)));
-  for (const bytes of files) py.unpackArchive(bytes, "wheel", { extractDir: site });
+  for (const bytes of await wheels) py.unpackArchive(bytes, "wheel", { extractDir: site });
   py.runPython("import importlib; importlib.invalidate_caches()");
   return py;
 }
