@@ -194,8 +194,10 @@ def main() -> int:
     print(f"load average {out['load'][0]:.2f} (shared machine); page {out['page']}")
     print(f"first interactive, empty cache: median {med(cold):.0f} ms {[round(x) for x in cold]}")
     print(f"first interactive, warm cache:  median {med(warm):.0f} ms {[round(x) for x in warm]}")
-    print(f"  floor (bare pyodide boot in a worker, empty cache): median {med(floor):.0f} ms; ratio {out['cold_over_floor']:.2f}×")
-    print(f"  stages of the first run (ms since navigation): {json.dumps({k: round(v) for k, v in stages[0].items()}, ensure_ascii=False)}")
+    ratio = out["cold_over_floor"]
+    print(f"  floor (bare pyodide boot in a worker, empty cache): median {med(floor):.0f} ms; ratio {ratio:.2f}×")
+    first = json.dumps({k: round(v) for k, v in stages[0].items()}, ensure_ascii=False)
+    print(f"  stages of the first run (ms since navigation): {first}")
     print(f"a move in the page: median {med(moves):.1f} ms, p90 {out['move_p90_ms']:.1f} ms (n={len(moves)})")
     print(f"  anchor: the same request in CPython: median {med(anchor):.1f} ms; ratio {out['move_over_cpython']:.2f}×")
     print(f"first visit: {total / 1e6:.2f} MB in response bodies; largest:")

@@ -86,7 +86,9 @@ def play_script(page: Any) -> int:
     steps = page.locator(".fsm-tryit .fsm-script li").count()
     for done in range(1, steps + 1):
         page.click(".fsm-tryit .fsm-script-next")
-        page.wait_for_function("n => document.querySelectorAll('.fsm-tryit .fsm-script li.fsm-done').length >= n", arg=done)
+        page.wait_for_function(
+            "n => document.querySelectorAll('.fsm-tryit .fsm-script li.fsm-done').length >= n", arg=done
+        )
     assert page.locator(".fsm-tryit .fsm-script-next").is_disabled()
     return steps
 
@@ -150,7 +152,9 @@ def test_a_kind_page_plays_too(browser: Any, served: StaticSite) -> None:
     try:
         before = page.locator(".fsm-tryit .fsm-history option").count()
         page.locator(".fsm-tryit .fsm-move").first.click()
-        page.wait_for_function("n => document.querySelectorAll('.fsm-tryit .fsm-history option').length > n", arg=before)
+        page.wait_for_function(
+            "n => document.querySelectorAll('.fsm-tryit .fsm-history option').length > n", arg=before
+        )
         assert not guard.outside, guard.outside
     finally:
         context.close()

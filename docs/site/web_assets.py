@@ -97,14 +97,13 @@ def pure_pyyaml(cache: Path = CACHE) -> Path:
     _run(_pip("download", "--no-deps", *platform, "-d", str(binary), f"pyyaml=={PYYAML}"))
     source = next(binary.glob(f"pyyaml-{PYYAML}-*.whl"))
     info = f"pyyaml-{PYYAML}.dist-info"
-    files: dict[str, bytes] = {}
+    keep = (f"{info}/METADATA", f"{info}/licenses/")
     with zipfile.ZipFile(source) as whl:
-        for name in whl.namelist():
-            if name.startswith("yaml/") and name.endswith(".py"):
-                files[name] = whl.read(name)
-            elif name in (f"{info}/METADATA", f"{info}/top_level.txt") or name.startswith(f"{info}/licenses/"):
-                if not name.endswith("/"):
-                    files[name] = whl.read(name)
+        files = {
+            name: whl.read(name)
+            for name in whl.namelist()
+            if (name.startswith("yaml/") and name.endswith(".py")) or (name.startswith(keep) and name[-1] != "/")
+        }
     files[f"{info}/top_level.txt"] = b"yaml\n"
     wheel = "Wheel-Version: 1.0\nGenerator: fsm web_assets\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     files[f"{info}/WHEEL"] = wheel.encode()

@@ -45,9 +45,9 @@ from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
 from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
-from fsm.notebook.widget_words import words
 from fsm.notebook.timeline import Frame, frames, is_move_echo
 from fsm.notebook.why_box import WhyBox
+from fsm.notebook.widget_words import words
 from fsm.render.labels import Lang
 from fsm.rules.variants import Variants
 from fsm.scenarios.script import Script, ScriptStep, read_script

@@ -24,6 +24,7 @@ from fsm.notebook.widget_words import LABELS, words
 STATIC = Path(__file__).with_name("static")
 __all__ = ["LABELS", "STATIC", "StepView", "words"]
 
+
 @cache
 def _static(name: str) -> str:
     path = STATIC / name

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from docutils import nodes
 
@@ -58,7 +58,7 @@ class TryIt(_FsmDirective):
     """``fsm-try PATH``: the scenario file at PATH (as for ``fsm-scenario``), playable in the page."""
 
     required_arguments = 1
-    option_spec: ClassVar[dict[str, object]] = {"lang": _lang}
+    option_spec: ClassVar[dict[str, Any]] = {"lang": _lang}
 
     def run(self) -> list[nodes.Node]:
         _, path = self.env.relfn2path(self.arguments[0])
