@@ -22,11 +22,11 @@ from fsm.sphinx.directives import _FsmDirective, _lang
 WORDS: dict[str, Term] = {
     "label": Term("▶ このページで動かす", "▶ Try it in the page"),
     "loading_runtime": Term("Python (pyodide) を読み込んでいます…", "Loading Python (pyodide)…"),
-    "loading_wheels": Term("fsm を入れています…", "Installing fsm…"),
+    "loading_wheels": Term("規則エンジンを入れています…", "Installing the rules engine…"),
     "loading_scenario": Term("シナリオを開いています…", "Opening the scenario…"),
     "failed": Term("動かせませんでした", "Could not run it"),
     "about": Term(
-        "ブラウザの中（Web Worker の pyodide）で規則エンジンがそのまま動きます。サーバーは要りません。",
+        "このページの中で規則エンジンがそのまま動きます（ブラウザだけで、サーバーは要りません）。",
         "The rules engine runs unchanged inside your browser (pyodide in a Web Worker); no server needed.",
     ),
 }
