@@ -14,7 +14,7 @@ import anywidget
 import traitlets
 
 from fsm.i18n import _
-from fsm.notebook.step_view import _static
+from fsm.notebook.step_view import static_text
 from fsm.render.styles import SCREEN_SIZES
 
 
@@ -32,6 +32,6 @@ class FigureView(anywidget.AnyWidget):
     failed = traitlets.Unicode().tag(sync=True)
 
     def __init__(self, dot: str, **kwargs: object) -> None:
-        self._esm = _static("figure.js")
+        self._esm = static_text("figure.js")
         key = hashlib.sha1(dot.encode("utf-8"), usedforsecurity=False).hexdigest()[:12]
         super().__init__(dot=dot, key=key, failed=_("the diagram could not be laid out"), **kwargs)

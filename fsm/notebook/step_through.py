@@ -34,7 +34,7 @@ Stable CSS classes for the browser tests and styling (made by front/step.js): ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,12 +43,11 @@ from fsm.engine.game import Game, LogEntry, Snapshot
 from fsm.errors import BadInput, RuleViolation
 from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
-from fsm.notebook.figure_view import FigureView, have_dot
 from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
-from fsm.notebook.step_view import StepView, words
 from fsm.notebook.timeline import Frame, frames, is_move_echo
 from fsm.notebook.why_box import WhyBox
+from fsm.notebook.widget_words import words
 from fsm.render.labels import Lang
 from fsm.rules.variants import Variants
 from fsm.scenarios.script import Script, ScriptStep, read_script
@@ -108,6 +107,8 @@ def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None)
             message = _("no kind {kind!r}; kinds: {kinds} (prefix sync_ for 【同調】)")
             raise BadInput(message.format(kind=what, kinds=", ".join(rules.kinds)))
         machine = procedure_class(rules.kind(key, sync=what.startswith("sync_")))
+    from fsm.notebook.figure_view import FigureView, have_dot  # here: anywidget only where it is used
+
     if not have_dot():  # e.g. JupyterLite: the page lays the same DOT out (Graphviz in WebAssembly)
         return FigureView(str(render_machine(machine, lang=lang, fmt="dot")))  # type: ignore[arg-type]
     return SVG(render_machine(machine, lang=lang))  # type: ignore[arg-type]
@@ -149,7 +150,15 @@ class StepThrough:
         script_pos: int = 0,
         clauses: list[str] | None = None,
         lang: Lang = "both",
+        view: Callable[..., Any] | None = None,
     ) -> None:
+        """``view`` makes the page side from ``words``, ``title`` and ``script``: the anywidget
+        :class:`~fsm.notebook.step_view.StepView` by default, or e.g. a
+        :class:`~fsm.notebook.channel.Channel` where there is no Jupyter (the browser edition)."""
+        if view is None:
+            from fsm.notebook.step_view import StepView  # imported here: anywidget only where it is used
+
+            view = StepView
         self.game = game
         self.title = title
         self.script = Script(list(script or []), script_pos)
@@ -163,7 +172,7 @@ class StepThrough:
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
         self.data: list[FrameData] = []  # the frames as the page has them
-        self.widget = StepView(
+        self.widget = view(
             words=words(lang),
             title=self.writer.title(title, self.clauses),
             script=[self.writer.script_line(s) for s in self.script.steps],
@@ -181,10 +190,11 @@ class StepThrough:
         variants: Variants | Mapping[str, Any] | None = None,
         rules: Ruleset | None = None,
         lang: Lang = "both",
+        view: Callable[..., Any] | None = None,
     ) -> StepThrough:
         """A step-through of a scenario file, at its start or after its first ``upto`` entries.
 
-        ``variants`` are applied on top of the scenario's own ``variants:``.
+        ``variants`` are applied on top of the scenario's own ``variants:``; ``view`` as for the class.
         """
         from fsm.scenarios.playing import play, prose
         from fsm.scenarios.reading import read_yaml
@@ -203,7 +213,7 @@ class StepThrough:
         clauses = [str(c) for c in data.get("clauses") or []]
         result.game.lang = spoken  # the game answers why-not in it (Game(lang=...))
         title = prose(data, "title", spoken) or Path(path).stem
-        self = cls(result.game, title, script, pos, clauses, lang)
+        self = cls(result.game, title, script, pos, clauses, lang, view)
         if result.failures:
             self.script.off = True
             self._send_from(0, why=("<br>".join(esc(f) for f in result.failures), False))
