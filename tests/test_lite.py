@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM_ARGS, REPO, SMALL, OnlyHere, StaticSite, chromium_path, serve_static
+from browser_support import REPO, SMALL, OnlyHere, StaticSite
 
 from fsm.notebook.figure_view import FigureView
 from fsm.notebook.step_through import diagram
@@ -97,29 +96,6 @@ def test_a_lock_pointing_elsewhere_is_refused(lite: Path, tmp_path: Path) -> Non
         build_lite.check_offline(copy)
 
 
-@pytest.fixture(scope="module")
-def served(lite: Path) -> Iterator[StaticSite]:
-    server = serve_static(lite)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    chromium = chromium_path()
-    assert chromium, "Chromium not found: run ./scripts/setup.sh test (Debian package chromium), or set FSM_CHROMIUM"
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 def run_notebook(browser: Any, served: StaticSite, path: str, shot: str) -> tuple[Any, OnlyHere]:
     """Open ``path`` in the lite build (empty cache, offline but for the site), Run All Cells, and wait
     until every code cell has run."""
@@ -157,7 +133,9 @@ def errors_shown(page: Any) -> list[str]:
 
 
 @pytest.mark.browser
-def test_english_notebook_runs_offline_with_its_step_throughs_and_diagrams(browser: Any, served: StaticSite) -> None:
+def test_english_notebook_runs_offline_with_its_step_throughs_and_diagrams(
+    lite: Path, browser: Any, served: StaticSite
+) -> None:
     """Notebook 01 in JupyterLite: every cell runs, every step-through draws its diagram (ACT-6's fizzle
     first), each procedure diagram is laid out by the page, and nothing is asked of another host."""
     page, guard = run_notebook(browser, served, "notebooks/01_ability_kinds.ipynb", "lite-01-en.png")
@@ -165,12 +143,12 @@ def test_english_notebook_runs_offline_with_its_step_throughs_and_diagrams(brows
         assert errors_shown(page) == []
         steps = page.locator(f"{NOTEBOOK} .fsm-step")
         assert steps.count() == 8  # the notebook's eight step-throughs
-        page.wait_for_function(
-            f"() => document.querySelectorAll('{NOTEBOOK} .fsm-step .fsm-diagram svg').length === 8"
-        )
+        page.wait_for_function(f"() => document.querySelectorAll('{NOTEBOOK} .fsm-step .fsm-diagram svg').length === 8")
         # diagram() cells: the page laid the kernel's DOT out; the action procedure cites ACT-6
         figures = page.locator(f"{NOTEBOOK} .jp-OutputArea-output svg").filter(has_text="ACT-6")
         assert figures.count() >= 1
+        figures.first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "lite-01-en-diagram.png"))
         header = steps.first.locator(".fsm-header").inner_text()
         assert header.strip(), "the first step-through says who decides"
         assert guard.outside == [], f"asked another host: {guard.outside[:5]}"
@@ -180,7 +158,7 @@ def test_english_notebook_runs_offline_with_its_step_throughs_and_diagrams(brows
 
 
 @pytest.mark.browser
-def test_japanese_notebook_runs_offline_in_japanese(browser: Any, served: StaticSite) -> None:
+def test_japanese_notebook_runs_offline_in_japanese(lite: Path, browser: Any, served: StaticSite) -> None:
     """notebooks/ja/01 in JupyterLite: its step-throughs speak Japanese (lang="ja"), offline."""
     page, guard = run_notebook(browser, served, "notebooks/ja/01_ability_kinds.ipynb", "lite-01-ja.png")
     try:

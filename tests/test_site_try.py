@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM_ARGS, REPO, SMALL, OnlyHere, StaticSite, chromium_path, serve_static
+from browser_support import REPO, SMALL, OnlyHere, StaticSite
 
 from fsm.notebook.step_through import StepThrough
 
@@ -27,29 +25,6 @@ TIMEOUT = 180_000  # ms: pyodide starts in seconds, but the machine may be share
 
 def plain(markup: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).split())
-
-
-@pytest.fixture(scope="module")
-def served(site: Path) -> Iterator[StaticSite]:
-    server = serve_static(site)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    chromium = chromium_path()
-    assert chromium, "Chromium not found: run ./scripts/setup.sh test (Debian package chromium), or set FSM_CHROMIUM"
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def open_try(browser: Any, served: StaticSite, lang: str, page_path: str) -> tuple[Any, Any, OnlyHere]:
