@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import urlparse
 
 HERE = Path(__file__).resolve().parent
@@ -41,7 +42,7 @@ PREFETCH = ["fsm-timing-rules", "ipywidgets", "anywidget"]
 CONTENTS = ["notebooks", "scenarios", "designs"]
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     raise SystemExit(f"lite: {message}")
 
 
@@ -108,7 +109,6 @@ def kernel_stand_ins() -> list[Path]:
         if pypi.is_dir():
             return sorted([*pypi.glob("ipykernel-*.whl"), *pypi.glob("widgetsnbextension-4.*.whl")])
     fail("jupyterlite-pyodide-kernel's labextension is not installed: pip install -e '.[docs]'")
-    return []
 
 
 def stage(web: Path, wheels: list[Path]) -> Path:
