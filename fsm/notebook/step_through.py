@@ -130,6 +130,15 @@ def log_groups(log: list[LogEntry]) -> list[tuple[str, list[LogEntry]]]:
     return groups
 
 
+def widget(**traits: Any) -> Any:
+    """The page side in Jupyter: the anywidget :class:`~fsm.notebook.step_view.StepView` with these
+    traits.  Imported only here, so a step-through without Jupyter (:class:`~fsm.notebook.channel.Channel`,
+    the browser edition) needs no anywidget."""
+    from fsm.notebook.step_view import StepView
+
+    return StepView(**traits)
+
+
 @dataclass(frozen=True)
 class _Point:
     """A decision point of the history: the table there and where the script stood."""
@@ -152,13 +161,7 @@ class StepThrough:
         lang: Lang = "both",
         view: Callable[..., Any] | None = None,
     ) -> None:
-        """``view`` makes the page side from ``words``, ``title`` and ``script``: the anywidget
-        :class:`~fsm.notebook.step_view.StepView` by default, or e.g. a
-        :class:`~fsm.notebook.channel.Channel` where there is no Jupyter (the browser edition)."""
-        if view is None:
-            from fsm.notebook.step_view import StepView  # imported here: anywidget only where it is used
-
-            view = StepView
+        """``view`` makes the page side (default :func:`widget`; a ``Channel`` outside Jupyter)."""
         self.game = game
         self.title = title
         self.script = Script(list(script or []), script_pos)
@@ -172,7 +175,7 @@ class StepThrough:
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
         self.data: list[FrameData] = []  # the frames as the page has them
-        self.widget = view(
+        self.widget = (view or widget)(
             words=words(lang),
             title=self.writer.title(title, self.clauses),
             script=[self.writer.script_line(s) for s in self.script.steps],

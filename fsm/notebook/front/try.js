@@ -21,7 +21,7 @@ export function start(el, makeWorker) {
   const worker = makeWorker();
   let model = null;
   const failed = (message) => show("failed", `${el.dataset.failed || "error"}: ${message}`);
-  worker.addEventListener("error", (ev) => failed(ev.message || "worker error"));
+  worker.addEventListener("error", (ev) => failed(ev.message || "worker.js"));
   worker.addEventListener("message", (ev) => {
     const data = ev.data;
     if (data.type === "status") show("loading", statusText(el, data.stage));
