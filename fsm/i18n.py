@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import gettext as _gettext
+import importlib.util
 import io
 import os
 import threading
@@ -110,7 +111,10 @@ def translations(lang: str) -> _gettext.NullTranslations:
     """The compiled catalogue of ``lang``; nothing (messages as written) when it has none."""
     po = po_path(lang)
     mo = po.with_suffix(".mo")
-    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+    fresh = mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime)
+    if fresh or (mo.is_file() and not _can_compile()):
+        # without Babel (the browser edition installs none) the wheel's own .mo is the catalogue:
+        # unpacking a wheel may leave its .po looking newer than the .mo compiled from it
         with mo.open("rb") as f:
             return _gettext.GNUTranslations(f)
     if po.is_file():
@@ -118,6 +122,10 @@ def translations(lang: str) -> _gettext.NullTranslations:
         _save(mo, data)
         return _gettext.GNUTranslations(io.BytesIO(data))
     return _gettext.NullTranslations()
+
+
+def _can_compile() -> bool:
+    return importlib.util.find_spec("babel") is not None
 
 
 def _save(mo: Path, data: bytes) -> None:

@@ -113,10 +113,10 @@ fi
 # The notebooks need the package and JupyterLab; only the tests need the test tools ([test]).
 if [[ "$mode" == test ]]; then
   target='.[test]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "furo", "pytest", "playwright", "pdfplumber", "rich", "distributed")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "furo", "jupyterlite_core", "pyodide_lock", "pytest", "playwright", "pdfplumber", "rich", "distributed")'
 elif [[ "$mode" == docs ]]; then
   target='.[docs]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser", "furo", "rich")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser", "furo", "jupyterlite_core", "pyodide_lock", "rich")'
 else
   target='.'
   need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel", "fontTools", "rich")'

@@ -202,3 +202,58 @@ def run_all(
     page.locator(".lm-MenuBar-itemLabel", has_text=run).first.click()
     page.locator(".lm-Menu-itemLabel", has_text=run_all_cells).first.click()
     return page
+
+
+@dataclass
+class StaticSite:
+    """``python -m http.server`` over a built site on 127.0.0.1, as the README tells readers to serve it."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def stop(self) -> None:
+        self.process.terminate()  # our own server, by its PID
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def serve_static(directory: Path, timeout: float = 30.0) -> StaticSite:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(directory)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/index.html", timeout=2):
+                return StaticSite(url, process)
+        except (urllib.error.URLError, ConnectionError):
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"http.server did not start on {url} for {directory}") from None
+            time.sleep(0.2)
+
+
+class OnlyHere:
+    """A ``context.route`` handler: requests to ``url`` go on, any other is aborted and recorded, so a
+    test can fail if anything was asked of another host.  ``seen`` is every URL the site served."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.seen: list[str] = []
+        self.outside: list[str] = []
+
+    def __call__(self, route: Any) -> None:
+        wanted = route.request.url
+        if wanted.startswith(f"{self.url}/"):
+            self.seen.append(wanted)
+            route.continue_()
+        else:
+            self.outside.append(wanted)
+            route.abort()

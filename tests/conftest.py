@@ -175,3 +175,31 @@ def chromium() -> str:
             "`sudo apt-get install -y chromium` (scripts/setup.sh test does this when run as root)"
         )
     return path
+
+
+@pytest.fixture(scope="module")
+def served(site: Any) -> Any:
+    """The built site served by ``python -m http.server`` on 127.0.0.1, stopped by its PID after the module."""
+    from browser_support import serve_static
+
+    server = serve_static(site)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Headless Debian Chromium through Playwright, for the tests of the built site."""
+    from browser_support import CHROMIUM_ARGS, chromium_path
+    from playwright.sync_api import sync_playwright
+
+    chromium = chromium_path()
+    assert chromium, "Chromium not found: run ./scripts/setup.sh test (Debian package chromium), or set FSM_CHROMIUM"
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -2,7 +2,8 @@
 
 Runs the two Sphinx builds at once (each is one process, and the machine has two cores),
 with warnings as errors, into ``OUT/ja`` and ``OUT/en`` (default ``docs/site/_build``), and
-writes ``OUT/index.html``, which links to both.  Exit status: 0 built, 1 a build failed.
+writes ``OUT/index.html``, which links to both, then ``OUT/web``: what the pages' "try it" runs in the
+browser (pyodide, the wheels, the scripts; ``web_assets.py``).  Exit status: 0 built, 1 a build failed.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 LANGS = ("ja", "en")
 
 INDEX = """<!DOCTYPE html>
@@ -50,6 +52,9 @@ def build(out: Path) -> int:
         print(f"docs: the {' and '.join(failed)} build failed; see the warnings above", file=sys.stderr)
         return 1
     (out / "index.html").write_text(INDEX, encoding="utf-8")
+    from web_assets import build_web_assets
+
+    build_web_assets(out / "web")
     print(f"docs: built {out / 'index.html'} ({', '.join(str(out / lang) for lang in LANGS)})")
     return 0
 

@@ -80,8 +80,23 @@ def _clauses(ids: list[str]) -> list[str]:
     return [".. fsm-clauses::", f"   :ids: {', '.join(ids)}", "   :brief:", ""] if ids else []
 
 
+def try_scenario(kind: str) -> Path | None:
+    """The library scenario a kind's page plays in its "try it": one whose name starts with the
+    kind's key if there is one, else the first that gives a unit an ability of that kind."""
+    uses = re.compile(rf"\bkind:\s*{re.escape(kind)}\b")
+    found = [p for p in sorted((ROOT / "scenarios").glob("*.yaml")) if uses.search(p.read_text(encoding="utf-8"))]
+    return next((p for p in found if p.stem.startswith(kind)), found[0] if found else None)
+
+
+def _try(path: Path | None, lang: Lang) -> list[str]:
+    if path is None:
+        return []
+    return [*_heading(_say(lang, "試してみる", "Try it"), "-"), f".. fsm-try:: /../../scenarios/{path.name}", ""]
+
+
 def _machine_page(d: Diagram, lang: Lang, by_stem: dict[str, Diagram]) -> str:
-    """A machine's page: its diagram (and its 【同調】 form), then every clause they cite."""
+    """A machine's page: its diagram (and its 【同調】 form), a kind's "try it", then every clause
+    they cite."""
     shown = [d] + ([by_stem[sync]] if (sync := d.stem.replace("kind_", "sync_", 1)) in by_stem else [])
     cited: dict[str, None] = {}
     for one in shown:
@@ -92,6 +107,9 @@ def _machine_page(d: Diagram, lang: Lang, by_stem: dict[str, Diagram]) -> str:
     lines += [f".. fsm-machine:: {d.stem.removeprefix('kind_')}", ""]
     if len(shown) > 1:
         lines += [_say(lang, "【同調】で使うとき:", "Used with 【同調】:"), "", f".. fsm-machine:: {shown[1].stem}", ""]
+    spec = getattr(d.machine, "spec", None)
+    if spec is not None and spec.category == "ability":
+        lines += _try(try_scenario(spec.key), lang)
     lines += _heading(_say(lang, "条項", "Clauses"), "-") + _clauses(list(cited))
     return "\n".join(lines) + "\n"
 
@@ -112,7 +130,8 @@ def _timing_page(row: timing_map.Row, columns: Any, lang: Lang) -> str:
 def _scenario_page(path: Path, lang: Lang) -> str:
     _, data = load(path)
     title = prose(data, "title", lang) or path.stem
-    return "\n".join([*_heading(title), f".. fsm-scenario:: /../../scenarios/{path.name}", ""]) + "\n"
+    page = [*_heading(title), f".. fsm-scenario:: /../../scenarios/{path.name}", "", *_try(path, lang)]
+    return "\n".join(page) + "\n"
 
 
 def _puzzles_page(lang: Lang) -> str:

@@ -34,7 +34,7 @@ Stable CSS classes for the browser tests and styling (made by front/step.js): ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,9 +45,9 @@ from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
 from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
-from fsm.notebook.step_view import StepView, viz_module, words
 from fsm.notebook.timeline import Frame, frames, is_move_echo
 from fsm.notebook.why_box import WhyBox
+from fsm.notebook.widget_words import words
 from fsm.render.labels import Lang
 from fsm.rules.variants import Variants
 from fsm.scenarios.script import Script, ScriptStep, read_script
@@ -92,7 +92,8 @@ def rows_table(rows: list[dict[str, str]], caption: str = "") -> str:
 
 def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None) -> Any:
     """A machine's diagram for a notebook cell: a kind key (``"action"``, ``"sync_action"``,
-    ``"skill"``) or a machine class (``CounterChain``, ``GameFlow``)."""
+    ``"skill"``) or a machine class (``CounterChain``, ``GameFlow``).  Where no ``dot`` runs (JupyterLite),
+    the page lays the same DOT out (:class:`~fsm.notebook.figure_view.FigureView`)."""
     from IPython.display import SVG
 
     from fsm.render.diagrams import render_machine
@@ -106,6 +107,10 @@ def diagram(what: str | type, lang: Lang = "both", rules: Ruleset | None = None)
             message = _("no kind {kind!r}; kinds: {kinds} (prefix sync_ for 【同調】)")
             raise BadInput(message.format(kind=what, kinds=", ".join(rules.kinds)))
         machine = procedure_class(rules.kind(key, sync=what.startswith("sync_")))
+    from fsm.notebook.figure_view import FigureView, have_dot  # here: anywidget only where it is used
+
+    if not have_dot():  # e.g. JupyterLite: the page lays the same DOT out (Graphviz in WebAssembly)
+        return FigureView(str(render_machine(machine, lang=lang, fmt="dot")))  # type: ignore[arg-type]
     return SVG(render_machine(machine, lang=lang))  # type: ignore[arg-type]
 
 
@@ -123,6 +128,15 @@ def log_groups(log: list[LogEntry]) -> list[tuple[str, list[LogEntry]]]:
         else:
             groups.append(("", [entry]))
     return groups
+
+
+def widget(**traits: Any) -> Any:
+    """The page side in Jupyter: the anywidget :class:`~fsm.notebook.step_view.StepView` with these
+    traits.  Imported only here, so a step-through without Jupyter (:class:`~fsm.notebook.channel.Channel`,
+    the browser edition) needs no anywidget."""
+    from fsm.notebook.step_view import StepView
+
+    return StepView(**traits)
 
 
 @dataclass(frozen=True)
@@ -145,7 +159,9 @@ class StepThrough:
         script_pos: int = 0,
         clauses: list[str] | None = None,
         lang: Lang = "both",
+        view: Callable[..., Any] | None = None,
     ) -> None:
+        """``view`` makes the page side (default :func:`widget`; a ``Channel`` outside Jupyter)."""
         self.game = game
         self.title = title
         self.script = Script(list(script or []), script_pos)
@@ -159,7 +175,7 @@ class StepThrough:
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
         self.data: list[FrameData] = []  # the frames as the page has them
-        self.widget = StepView(
+        self.widget = (view or widget)(
             words=words(lang),
             title=self.writer.title(title, self.clauses),
             script=[self.writer.script_line(s) for s in self.script.steps],
@@ -177,10 +193,11 @@ class StepThrough:
         variants: Variants | Mapping[str, Any] | None = None,
         rules: Ruleset | None = None,
         lang: Lang = "both",
+        view: Callable[..., Any] | None = None,
     ) -> StepThrough:
         """A step-through of a scenario file, at its start or after its first ``upto`` entries.
 
-        ``variants`` are applied on top of the scenario's own ``variants:``.
+        ``variants`` are applied on top of the scenario's own ``variants:``; ``view`` as for the class.
         """
         from fsm.scenarios.playing import play, prose
         from fsm.scenarios.reading import read_yaml
@@ -199,7 +216,7 @@ class StepThrough:
         clauses = [str(c) for c in data.get("clauses") or []]
         result.game.lang = spoken  # the game answers why-not in it (Game(lang=...))
         title = prose(data, "title", spoken) or Path(path).stem
-        self = cls(result.game, title, script, pos, clauses, lang)
+        self = cls(result.game, title, script, pos, clauses, lang, view)
         if result.failures:
             self.script.off = True
             self._send_from(0, why=("<br>".join(esc(f) for f in result.failures), False))
@@ -433,10 +450,12 @@ class StepThrough:
             self.widget.send({"type": "table", "point": point, "html": self.writer.painter.table()})  # tooltips kept
 
 
-def send_page_wide(widget: StepView, writer: FrameWriter, kind: str, have: object) -> None:
+def send_page_wide(widget: Any, writer: FrameWriter, kind: str, have: object) -> None:
     """What a page is sent once, whichever step-through asks: Graphviz (``viz``, as a binary buffer),
     or the drawings the game may show that the page has not got (``ahead``)."""
     if kind == "viz":
+        from fsm.notebook.step_view import viz_module  # here: the page side may be no widget (fsm.notebook.web)
+
         widget.send({"type": "viz"}, buffers=[viz_module()])
     else:
         widget.send({"type": "ahead", "drawings": writer.ahead(set(have) if isinstance(have, list) else ())})

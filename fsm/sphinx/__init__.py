@@ -14,10 +14,12 @@ MyST Markdown too (```` ```{fsm-machine} action ````).  It also loads python-sta
   ``:diagrams: each|none``;
 * ``.. fsm-clauses::`` — the clause catalogue (``:prefix: ACT``), one anchor per clause ID, each
   listing the diagrams and scenarios of the project that cite it; ``:clause:`ACT-6``` links to one;
-* ``.. fsm-timings::`` — the timing matrix as a table (``:as: diagram`` for the drawing).
+* ``.. fsm-timings::`` — the timing matrix as a table (``:as: diagram`` for the drawing);
+* ``.. fsm-try:: PATH`` — a scenario playable in the page (pyodide in a Web Worker; ``try_it``).
 
 Config: ``fsm_lang`` (default: ``language`` if it is ``ja`` or ``en``, else ``both``), ``fsm_rules``
-(designers' data files, like ``--rules``).  Diagrams are self-contained SVG files in ``_images``;
+(designers' data files, like ``--rules``), ``fsm_web_url`` (the browser edition's assets, relative to the
+HTML root; default ``../web``).  Diagrams are self-contained SVG files in ``_images``;
 HTML pages also get IPAexGothic's needed glyphs as a web font, so Japanese never falls back.
 """
 
@@ -30,7 +32,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from fsm.sphinx import directives, links
+from fsm.sphinx import directives, links, try_it
 from fsm.sphinx.nodes import fsm_backlinks, fsm_image, html_depart_image, html_visit_image
 
 STATIC = Path(__file__).parent / "static"
@@ -67,6 +69,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("statemachine.contrib.diagram.sphinx_ext")
     app.add_config_value("fsm_lang", None, "env", types=(str, type(None)))
     app.add_config_value("fsm_rules", [], "env", types=(list,))
+    app.add_config_value("fsm_web_url", "../web", "env", types=(str,))
     app.add_object_type("clause", "clause", indextemplate="pair: %s; clause")
     app.add_node(fsm_image, html=(html_visit_image, html_depart_image))
     app.add_node(fsm_backlinks)
@@ -74,6 +77,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("fsm-scenario", directives.ScenarioSteps)
     app.add_directive("fsm-clauses", directives.ClauseCatalogue)
     app.add_directive("fsm-timings", directives.TimingMatrix)
+    app.add_directive("fsm-try", try_it.TryIt)
     app.connect("builder-inited", _static)
     app.connect("doctree-resolved", links.resolve)
     app.connect("doctree-resolved", _not_html)
