@@ -349,7 +349,7 @@ def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Rul
             acted=u.flag("acted"),
             marched=u.flag("marched"),
             quick_summon=u.flag("quick_summon"),
-            declared=set(u.names("used")),
+            declared=frozenset(u.names("used")),
         )
     problems.raise_all()
     assert unit is not None  # built, or a problem was raised
