@@ -96,6 +96,11 @@ class Game:
     def log(self) -> list[LogEntry]:
         return self.narration.log
 
+    @property
+    def quiet(self) -> bool:
+        """Nothing is narrated (the explorer sets it): the machines skip wording their lines."""
+        return self.narration.quiet
+
     # ------------------------------------------------------------------ public surface
     def actor(self) -> str | None:
         """The player who must decide now: the priority holder (read from the counter chain), else
@@ -150,8 +155,9 @@ class Game:
         snap = self.snapshot() if atomic else None
         start = len(self.log)
         try:
-            self.narration.current_move = str(m)
-            self.narration.echo(m.text(language()), self.legality.move_clause(m))
+            if not self.narration.quiet:  # the move's own line, worded only when someone reads it
+                self.narration.current_move = str(m)
+                self.narration.echo(m.text(language()), self.legality.move_clause(m))
             with self.table.writing():  # the parts the move reads become its own (fsm/table/sharing.py)
                 self.play.do(m)
         except BaseException:

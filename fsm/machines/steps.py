@@ -42,6 +42,9 @@ class FlowHost(Protocol):
     flow: GameFlow
     board: OnTable
 
+    @property
+    def quiet(self) -> bool: ...
+
     def note(
         self, text: str, clause: str, machine: str = "", entered: tuple[str, ...] = (), trace: Trace | None = None
     ) -> None: ...
@@ -85,6 +88,8 @@ class BattleSteps:
 
     def _narrate(self, text: str, clause: str, target: State, transition: Any) -> None:
         """The flow's own line: what the transition means, where it leads, and its trace."""
+        if self.host.quiet:
+            return  # nobody reads it: no trace taken (1.5 % of exploring)
         landing = GameFlow.landing(target)
         trace = capture(self.host.table, FLOW, str(transition.event), (transition.source.id,), flow=landing)
         self.host.note(text, clause, machine="GameFlow", entered=landing, trace=trace)
