@@ -96,10 +96,7 @@ class Game:
     def log(self) -> list[LogEntry]:
         return self.narration.log
 
-    @property
-    def quiet(self) -> bool:
-        """Nothing is narrated (the explorer sets it): the machines skip wording their lines."""
-        return self.narration.quiet
+    quiet = property(lambda self: self.narration.quiet)  # nothing narrated (the explorer): machines word nothing
 
     # ------------------------------------------------------------------ public surface
     def actor(self) -> str | None:
@@ -155,9 +152,7 @@ class Game:
         snap = self.snapshot() if atomic else None
         start = len(self.log)
         try:
-            if not self.narration.quiet:  # the move's own line, worded only when someone reads it
-                self.narration.current_move = str(m)
-                self.narration.echo(m.text(language()), self.legality.move_clause(m))
+            self.narration.open_move(m, self.legality.move_clause)
             with self.table.writing():  # the parts the move reads become its own (fsm/table/sharing.py)
                 self.play.do(m)
         except BaseException:
