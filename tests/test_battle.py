@@ -7,6 +7,8 @@ The last test plays one whole battle from the main phase back to the main phase 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from conftest import at_own_normal_timing, make, pass_until, play, refused, texts
 
@@ -393,7 +395,8 @@ def test_flow_cleanup_after_the_battle() -> None:
     """FLOW-CLEANUP, SC-3, TIM-BTL: at battle end grants lapse, spent skills return, units are
     行動未完了 again, and the flow is back in the main phase."""
     g = make(FIGHT, {"石": {"owner": "A", "condition": "土", "timing": "通常", "effect": "exhaust"}})
-    g.table.units["岩の巨人"].skills.granted["聖"] = 1  # set-up: a [戦闘] grant already in effect
+    rock = g.table.units["岩の巨人"]
+    rock.skills = dataclasses.replace(rock.skills, granted={"聖": 1})  # set-up: a [戦闘] grant already in effect
     play(g, "A: use 石 by 岩の巨人 on 水の精", "B: pass", "A: pass")
     assert g.table.units["岩の巨人"].acted and g.table.units["水の精"].acted
     play(g, "B: pass", "A: pass")

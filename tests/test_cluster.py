@@ -4,12 +4,15 @@ results of ``--jobs 1``, no table expanded twice, and tasks that carry the scena
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from fsm.errors import BadInput
+from fsm.explore import cluster
+from fsm.explore.cluster import Share
 from fsm.explore.explorer import explore_file
 from fsm.explore.report import Report
 
@@ -77,3 +80,37 @@ def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
         explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask="local:none")
     with pytest.raises(BadInput, match="leave out --depth"):
         explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask="local:2", depth=3)
+
+
+class _FailingShare(Share):
+    """A share whose second level fails on worker 1 (pickled by value: the workers cannot import tests/)."""
+
+    levels = 0
+
+    def expand(self) -> list[list[int]]:
+        self.levels += 1
+        if self.index == 1 and self.levels == 2:
+            raise RuntimeError("worker 1 broke on purpose")
+        return super().expand()
+
+
+def test_the_first_failure_on_dask_cancels_the_other_tasks_with_one_clear_message(
+    scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A share that fails: the run stops with one message naming the failure (BadInput: the CLI
+    prints it without a traceback), and no task of the run is left on the cluster."""
+    import sys
+
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    monkeypatch.setattr(cluster, "Share", _FailingShare)
+    with pytest.raises(BadInput, match=r"a Dask worker failed \(RuntimeError: worker 1 broke on purpose\).*cancelled"):
+        explore_file(REPO / "scenarios/action_fizzles_after_counter.yaml", dask=scheduler)
+    with distributed.Client(scheduler, timeout=10) as client:
+        deadline = time.monotonic() + 10
+        while (left := client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))) and (
+            time.monotonic() < deadline
+        ):
+            time.sleep(0.2)
+        assert left == 0, f"{left} tasks of the failed run still on the cluster"

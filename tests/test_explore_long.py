@@ -219,3 +219,35 @@ def test_a_workers_count_only_grows_from_one_task_to_the_next() -> None:
             tally.tick(n)
             seen.append(shared.value)
     assert seen == sorted(seen) and seen[-1] == 2304 + 88
+
+
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        kids = _children(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def test_ctrl_c_stops_dask_local_2_quickly_with_a_partial_report_and_no_process_left() -> None:
+    """SIGINT to `fsm explore --dask local:2` while its shares explore: exit 130 within 10 s (the
+    LocalCluster is shut down on the way out), the report so far, no traceback, and neither the
+    cluster's worker processes nor anything else of the run still running."""
+    pytest.importorskip("distributed", reason="Dask is installed by the test extra (fsm[dask])")
+    proc = _explore("--dask", "local:2", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # off a terminal, the first progress line: the shares explore
+    assert "tables" in first, first
+    spawned = _descendants(proc.pid)
+    assert len(spawned) >= 2, "the LocalCluster's workers are not this run's children"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    took = time.monotonic() - sent
+    assert proc.returncode == 130, (proc.returncode, err[-2000:])
+    assert took <= 10.0, f"{took:.2f} s after Ctrl-C"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]
+    assert "cut short by the interruption (Ctrl-C): a partial report" in out, out
+    time.sleep(1)  # a worker's last exit
+    assert [p for p in spawned if _alive(p)] == []

@@ -5,6 +5,7 @@ Also the engine fixes the explorer depends on (each test names its clause).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -104,7 +105,7 @@ def test_table_copy_shares_nothing_a_move_can_change() -> None:
     with pytest.raises(SharedPart, match="shared with a copy"):
         unit.acted = True
     with pytest.raises(SharedPart, match="shared with a copy"):
-        unit.skills.consumed["土"] += 1
+        unit.skills = dataclasses.replace(unit.skills, consumed=unit.skills.consumed + {"土": 1})
 
 
 # ---------------------------------------------------------------- the explorer

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -214,7 +215,8 @@ def test_table_copy_is_independent() -> None:
     """FLOW-ZONES: Table.copy() shares nothing the rules can change."""
     g = make(UNITS, CARDS)
     copy = g.table.copy()
-    copy.units.edit("岩の巨人").skills.consumed["土"] += 1
+    rock = copy.units.edit("岩の巨人")
+    rock.skills = dataclasses.replace(rock.skills, consumed=rock.skills.consumed + {"土": 1})
     with copy.writing():
         copy.cards["足止め"].zone = "graveyard"
     assert g.table.key() != copy.key()

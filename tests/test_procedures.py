@@ -92,7 +92,7 @@ def test_act_2_variant_fizzled_action_uses_chance(uses_chance: bool) -> None:
     assert outcome(g, "共鳴") == ("fizzled", "SYNC-1")
     assert not g.table.units["風の子"].acted
     play(g, "B: pass")  # back to A's normal timing, same battle
-    g.table.units["岩の巨人"].party = "p1"  # set-up: the partner rejoins (no card on this table does that)
+    g.table.units.edit("岩の巨人").party = "p1"  # set-up: the partner rejoins (no card on this table does that)
     move = "A: activate 共鳴 of 風の子 on 水の精"
     if uses_chance:
         refused(g, move, "ACT-2")

@@ -7,6 +7,7 @@ copies; these tests hold the copies independent and ``Table.key()`` exact while 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -111,8 +112,8 @@ def test_flow_zones_a_kept_key_is_always_the_key_computed_anew(
             card = t.cards.edit(sorted(t.cards)[edits[n] % len(t.cards)])
             t.key()
             unit.acted, unit.party = not unit.acted, f"p{n}"
-            unit.skills.granted["火"] += 1
-            unit.declared.add(f"a{n}")
+            unit.skills = dataclasses.replace(unit.skills, granted=unit.skills.granted + {"火": 1})
+            unit.declared |= {f"a{n}"}
             card.zone = "graveyard" if card.zone != "graveyard" else "hand"
             assert t.key() == _key_from_scratch(t)
     assert game.table.key() == _key_from_scratch(game.table)
@@ -127,7 +128,7 @@ def test_flow_zones_a_shared_part_refuses_writes_outside_a_move() -> None:
     with pytest.raises(SharedPart, match=r"table\.writing\(\)"):
         table.units["岩の巨人"].acted = True
     with pytest.raises(SharedPart):
-        table.units["岩の巨人"].declared.add("岩砕き")
+        table.units["岩の巨人"].declared |= {"岩砕き"}
     table.units.edit("岩の巨人").acted = True
     assert table.units["岩の巨人"].acted and not snap.table.units["岩の巨人"].acted
     with table.writing():
@@ -137,10 +138,10 @@ def test_flow_zones_a_shared_part_refuses_writes_outside_a_move() -> None:
 
 
 def test_a_dropped_table_is_freed_without_waiting_for_the_garbage_collector() -> None:
-    """A unit and its skill pools hold each other weakly (fsm.table.sharing.PartRef): a table the
-    explorer drops is freed as soon as nothing holds it.  With a strong reference back, every
-    unit a move copies was a cycle left for the collector, and the explorer's memory grew
-    between collections."""
+    """A unit's skill pools are immutable values that its copies share and that point back to
+    nothing: a table the explorer drops is freed as soon as nothing holds it.  With a reference
+    back from a pool to its unit, every unit a move copies was a cycle left for the collector,
+    and the explorer's memory grew between collections."""
     import gc
     import weakref
 
@@ -151,7 +152,7 @@ def test_a_dropped_table_is_freed_without_waiting_for_the_garbage_collector() ->
     played = game.table
     copied = [weakref.ref(u) for k, u in played.units.items() if u is not original.units[k]]
     assert copied, "the move copied no unit"
-    assert all(u().skills.base.part is u() for u in copied)  # type: ignore[union-attr]
+    assert all(u().skills.base is original.units[u().id].skills.base for u in copied)  # type: ignore[union-attr]
     game.table = original
     gc.disable()
     try:

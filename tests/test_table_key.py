@@ -78,8 +78,8 @@ def _other(value: Any, draw: st.DrawFn) -> Any:
         return {**value, f"{word}{number}": number}
     if isinstance(value, list | tuple):
         return type(value)([*value, (word, number)])
-    if isinstance(value, set):
-        return {*value, f"{word}{number}"}
+    if isinstance(value, set | frozenset):
+        return type(value)({*value, f"{word}{number}"})
     return f"{value}|{word}{number}"  # text, None, a machine state
 
 

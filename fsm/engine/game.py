@@ -96,6 +96,8 @@ class Game:
     def log(self) -> list[LogEntry]:
         return self.narration.log
 
+    quiet = property(lambda self: self.narration.quiet)  # nothing narrated (the explorer): machines word nothing
+
     # ------------------------------------------------------------------ public surface
     def actor(self) -> str | None:
         """The player who must decide now: the priority holder (read from the counter chain), else
@@ -150,8 +152,7 @@ class Game:
         snap = self.snapshot() if atomic else None
         start = len(self.log)
         try:
-            self.narration.current_move = str(m)
-            self.narration.echo(m.text(language()), self.legality.move_clause(m))
+            self.narration.open_move(m, self.legality.move_clause)
             with self.table.writing():  # the parts the move reads become its own (fsm/table/sharing.py)
                 self.play.do(m)
         except BaseException:

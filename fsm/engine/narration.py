@@ -7,15 +7,17 @@ under, a card with several timings, a 【同調】 wrapper, a card revealed at t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fsm.engine.seat import Seat
-from fsm.i18n import _, either
+from fsm.i18n import _, either, language
 from fsm.machines.trace import PROCEDURE, Trace, capture
 from fsm.rules.timing import Point, use_as
 from fsm.spec.kinds import WORDS, KindSpec
 from fsm.spec.recheck import RECHECKS, failing
 from fsm.table.model import Ability, Card, ChainItem
+from fsm.table.moves import Move
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,12 @@ class Narration:
         if self.quiet:
             return
         self.log.append(LogEntry(text, clause, machine, entered, self.current_move, trace))
+
+    def open_move(self, move: Move, clause_of: Callable[[Move], str]) -> None:
+        """The move's own line, worded only when someone reads it (the explorer reads none)."""
+        if not self.quiet:
+            self.current_move = str(move)
+            self.echo(move.text(language()), clause_of(move))
 
     def echo(self, text: str, clause: str) -> None:
         """The move's own line, which opens its part of the log."""

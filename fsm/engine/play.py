@@ -118,7 +118,7 @@ class Play:
         ab = next(a for a in u.abilities if a.name == m.ability)
         spec = self.game.rules.kind(ab.kind, sync=ab.sync is not None)
         chosen, _refused = price_choice(self.game, m, spec, u, ab)  # legality has allowed it
-        u.declared.add(ab.name)
+        u.declared = u.declared | {ab.name}
         self.declare(m, spec, source=ab.name, chosen=chosen)
 
     def do_use(self, m: Move) -> None:

@@ -57,7 +57,7 @@ class Resolving:
         prices.release(game, item, spec)
         u = game.table.units.get(item.unit or "")
         if u is not None and spec.once_while_unacted and not game.variants.fizzled_action_uses_chance:
-            u.declared.discard(item.source)
+            u.declared = u.declared - {item.source}
 
     def open_window(self, item: ChainItem) -> None:
         t = self.game.table

@@ -24,13 +24,16 @@ A share's children that another share was granted are still *recorded* where the
 
 The actors carry the scenario's content (the file and the designer files its ``rules:`` names),
 not its path, so a worker on another machine, or in another directory, reads the same scenario.
-The first failure ends the run: no further level is started, the actors are released and the
-error is raised here.  Ctrl-C does the same, and returns the report so far.  Dask is imported
-only here, and only when asked for (``pip install 'fsm-timing-rules[dask]'``).
+The first failure ends the run: no further level is started, every actor is cancelled (so no
+share goes on), and the error is said in one line (BadInput: no traceback, exit 2).  Ctrl-C
+ends it too, with the report so far (the shares' own if they answer within
+:data:`INTERRUPTED_WAIT`, else the tables counted here).  Dask is imported only here, and only
+when asked for (``pip install 'fsm-timing-rules[dask]'``).
 """
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import time
 from collections.abc import Mapping
@@ -47,6 +50,9 @@ from fsm.explore.report import Judge, Node, Report
 from fsm.explore.search import Search, playing
 from fsm.explore.visited import DigestMap, Visits
 from fsm.i18n import _
+
+#: Seconds to wait, after Ctrl-C, for the shares' counts (Ctrl-C must end the run within seconds).
+INTERRUPTED_WAIT = 0.5
 
 #: A scenario as it travels: its file's name → text, with the designer files it names beside it.
 Bundle = dict[str, str]
@@ -159,8 +165,18 @@ def explore_on_dask(
             )  # fmt: skip
             for i, w in enumerate(workers)
         ]
-        shares = [f.result() for f in futures]
-        merge(report, _levels(shares, report, max_states, progress))
+        try:
+            shares = [f.result() for f in futures]
+            parts, granted = _levels(shares, report, max_states, progress)
+            merge(report, parts)
+            if not parts:  # interrupted while the shares were busy: what this process counted
+                report.states = granted
+        except Exception as err:  # a share failed: release every actor, so that no other task goes on
+            client.cancel(futures, force=True)
+            if isinstance(err, BadInput):
+                raise
+            message = _("a Dask worker failed ({error}); the exploration stopped and its other tasks were cancelled")
+            raise BadInput(message.format(error=f"{type(err).__name__}: {err}")) from None
     finally:
         if progress is not None:
             progress.close()
@@ -174,8 +190,9 @@ def explore_on_dask(
 
 def _levels(
     shares: list[Any], report: Report, max_states: int | None, progress: Progress | None
-) -> list[tuple[Visits, Report]]:
-    """Level after level until no share has a table left (or the budget, or Ctrl-C)."""
+) -> tuple[list[tuple[Visits, Report]], int]:
+    """Level after level until no share has a table left (or the budget, or Ctrl-C); each share's
+    visits and report, and the tables granted over all shares."""
     count, level, granted_total = len(shares), 0, 0
     offers = [s.offers().result() for s in shares]
     try:
@@ -199,7 +216,11 @@ def _levels(
             level += 1
     except KeyboardInterrupt:
         report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
-    return [s.result().result() for s in shares]
+        try:  # a share still busy with its level cannot answer: then the count kept here is the report
+            return [s.result().result(timeout=INTERRUPTED_WAIT) for s in shares], granted_total
+        except (Exception, KeyboardInterrupt):
+            return [], granted_total
+    return [s.result().result() for s in shares], granted_total
 
 
 def _connect(address: str) -> tuple[Any, Any]:
@@ -218,6 +239,7 @@ def _connect(address: str) -> tuple[Any, Any]:
     if not n.isdigit() or int(n) < 1:
         raise BadInput(_("--dask local:N takes a number of workers of 1 or more, not {value!r}").format(value=address))
     cluster = LocalCluster(
-        n_workers=int(n), threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        n_workers=int(n), threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+        silence_logs=logging.CRITICAL,  # a worker stopped mid-level by Ctrl-C logs its lost scheduler
     )  # fmt: skip
     return Client(cluster), cluster

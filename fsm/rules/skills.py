@@ -17,8 +17,8 @@ checks this against brute force.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from fsm.errors import BadInput
 from fsm.i18n import _, did_you_mean
@@ -182,15 +182,92 @@ def fmt(p: Mapping[str, int]) -> str:
     return " ".join(f"{s}×{p[s]}" for s in SYMBOLS if p.get(s, 0) > 0) or _("none")
 
 
-@dataclass
-class SkillPool:
-    """A unit's skills for the current battle: what it has, and what is used up (SC-2)."""
+class Skills(Mapping[str, int]):
+    """A multiset of symbols that never changes once made (a unit's base, used and granted skills).
 
-    base: Pool = field(default_factory=Counter)
-    consumed: Pool = field(default_factory=Counter)
-    granted: Pool = field(default_factory=Counter)  # [戦闘] grants, lapse at battle end
+    A unit copy shares its pools with the original for as long as either lives: a change is a
+    new pool put in the unit's field (``u.skills = replace(u.skills, consumed=u.skills.consumed
+    + paid)``), which the unit's copy-on-write guard sees (fsm/table/sharing.py).  Counts of 0 are
+    dropped, a missing symbol reads 0 (as a Counter's), and the fingerprint is kept.
+    """
+
+    __slots__ = ("_counts", "_key")
+
+    def __init__(self, counts: Mapping[str, int] | Iterable[tuple[str, int]] = ()) -> None:
+        self._counts = {s: n for s, n in dict(counts).items() if n > 0}
+        self._key: tuple[tuple[str, int], ...] | None = None
+
+    def __getitem__(self, s: str) -> int:
+        return self._counts.get(s, 0)
+
+    def __contains__(self, s: object) -> bool:
+        return s in self._counts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._counts)
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def get(self, s: str, default: int | None = None) -> int | None:  # type: ignore[override]
+        return self._counts.get(s, default)
+
+    @property
+    def key(self) -> tuple[tuple[str, int], ...]:
+        """The symbols and counts, sorted: what a table's fingerprint holds of the pool."""
+        k = self._key
+        if k is None:
+            k = self._key = tuple(sorted(self._counts.items()))
+        return k
+
+    def __add__(self, other: Mapping[str, int]) -> Skills:
+        total = dict(self._counts)
+        for s, n in other.items():
+            total[s] = total.get(s, 0) + n
+        return Skills(total)
+
+    def __sub__(self, other: Mapping[str, int]) -> Skills:
+        """What is left, never below 0 (as a Counter's ``-``)."""
+        return Skills({s: n - other.get(s, 0) for s, n in self._counts.items()})
+
+    def __pos__(self) -> Skills:
+        return self  # no count is ever ≤ 0
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Skills):
+            return self._counts == other._counts
+        if isinstance(other, Mapping):
+            return self._counts == {s: n for s, n in other.items() if n}
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Skills({self._counts!r})"
+
+
+NO_SKILLS = Skills()
+
+
+@dataclass(frozen=True)
+class SkillPool:
+    """A unit's skills for the current battle: what it has, and what is used up (SC-2).
+
+    Immutable, as its :class:`Skills` are: a unit copy shares it, and a change is a new pool
+    (``dataclasses.replace``).  Any mapping given is taken as :class:`Skills`."""
+
+    base: Skills = NO_SKILLS
+    consumed: Skills = NO_SKILLS
+    granted: Skills = NO_SKILLS  # [戦闘] grants, lapse at battle end
+
+    def __post_init__(self) -> None:
+        for name in ("base", "consumed", "granted"):
+            value = getattr(self, name)
+            if not isinstance(value, Skills):
+                object.__setattr__(self, name, Skills(value))
 
     def available(self) -> Pool:
-        total = self.base + self.granted
+        total = Counter(self.base) + Counter(self.granted)
         total.subtract(self.consumed)
         return +total

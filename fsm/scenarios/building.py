@@ -12,7 +12,7 @@ from fsm.engine.game import Game
 from fsm.errors import BadInput, Problems
 from fsm.i18n import _, did_you_mean
 from fsm.rules.price_parts import Part, read_cost
-from fsm.rules.skills import Condition, Pool, SkillPool
+from fsm.rules.skills import Condition, Pool, SkillPool, Skills
 from fsm.rules.timing import parse_timings
 from fsm.rules.variants import Variants
 from fsm.scenarios.reading import (
@@ -341,7 +341,7 @@ def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Rul
             owner=owner,
             level=u.number("level", 1),
             speed=u.number("speed", 0, minimum=-99),
-            skills=SkillPool(base=u.symbols("skills")),
+            skills=SkillPool(base=Skills(u.symbols("skills"))),
             abilities=tuple(abilities),
             zone=u.text("zone", "field", UNIT_ZONES) or "field",
             geo=geo,
@@ -349,7 +349,7 @@ def _unit(uid: str, raw: Any, units: Mapping[str, Any], table: Table, rules: Rul
             acted=u.flag("acted"),
             marched=u.flag("marched"),
             quick_summon=u.flag("quick_summon"),
-            declared=set(u.names("used")),
+            declared=frozenset(u.names("used")),
         )
     problems.raise_all()
     assert unit is not None  # built, or a problem was raised

@@ -76,10 +76,14 @@ class OnTable:
 
     # ------------------------------------------------------------------ the battle
     def participants(self) -> list[Unit]:
+        """The battle's units on the field, as they are: never copied for writing, even inside a
+        move (a caller that changes one takes ``table.units[u.id]``), so that asking who fights
+        copies nobody (fsm/table/sharing.py)."""
         b = self.table.battle
         if b is None:
             return []
-        return [self.table.units[u] for u in b.participants if self.table.units[u].on_field]
+        look = self.table.units.look
+        return [u for u in map(look, b.participants) if u.on_field]
 
     def in_battle(self, unit: Unit) -> bool:
         b = self.table.battle

@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from fsm.rules.price_parts import Part
 from fsm.rules.skills import Condition, Pool, SkillPool
-from fsm.table.sharing import Lease, Shared, SharedDict, held_set, held_skills
+from fsm.table.sharing import Lease, Shared, SharedDict
 
 
 def _shallow(obj: Any) -> Any:
@@ -77,7 +77,7 @@ class Unit(Shared):
     destroyed: bool = False  # 撃破
     discarded: bool = False  # 破棄
     quick_summon: bool = False  # may be quick-summoned (FLOW-QS)
-    declared: set[str] = field(default_factory=set)  # abilities declared (ACT-2, SD-2)
+    declared: frozenset[str] = frozenset()  # abilities declared (ACT-2, SD-2); a new set per change
 
     @property
     def on_field(self) -> bool:
@@ -87,19 +87,10 @@ class Unit(Shared):
         """A copy in no table, sharing nothing a move can change."""
         return cast("Unit", self.copy_for(None))
 
-    def _bind(self) -> None:
-        self.__dict__["skills"] = held_skills(self.skills, self)
-        self.__dict__["declared"] = held_set(self.declared, self)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        super().__setattr__(name, value)
-        if name in ("skills", "declared") and self._lease is not None:
-            self._bind()  # a new pool or set put in: guarded like the old one
-
     def fingerprint(self) -> tuple[Any, ...]:
         return (
             self.id, self.zone, self.geo, self.party, self.acted, self.marched, self.destroyed, self.discarded,
-            tuple(sorted((+self.skills.consumed).items())), tuple(sorted((+self.skills.granted).items())),
+            self.skills.consumed.key, self.skills.granted.key,
             tuple(sorted(self.declared)),
         )  # fmt: skip
 

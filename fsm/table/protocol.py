@@ -110,6 +110,10 @@ class ProcedureHost(Board, Protocol):
     def tell(self, item: ChainItem, step: str, entered: str, event: str) -> None:
         """Narrate one step of the item's procedure (``declare``, ``open_window``, ``recheck`` ...)."""
 
+    @property
+    def quiet(self) -> bool:
+        """Nothing is narrated (the explorer): a step need not word what nobody reads."""
+
     def pay_price(self, item: ChainItem) -> None: ...
 
     def reserve(self, item: ChainItem) -> None: ...

@@ -22,20 +22,17 @@ How sharing stays safe:
   :meth:`Shared._check_write` first, which drops it.  :meth:`Table.key` recomputes only the
   parts the last move wrote.
 
-The mutable containers inside a unit (its skill pools, its declared abilities) are
-:class:`HeldCounter` / :class:`HeldSet`: they refuse writes the same way.  A unit field that
-is a list, dict or set must be one of these (or a tuple), bound in ``Unit._bind``.
+Nothing inside a part changes in place: a unit's skill pools are immutable
+(:class:`~fsm.rules.skills.SkillPool` of :class:`~fsm.rules.skills.Skills`) and its declared
+abilities a ``frozenset``, so a change is a new value put in a field, which the guard above
+sees, and a copy of a part shares every value in it.  A new field of a part must be immutable
+too (a tuple, a frozenset, a frozen dataclass).
 """
 
 from __future__ import annotations
 
-import weakref
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import fields
 from typing import Any, Generic, TypeVar
-
-from fsm.rules.skills import SkillPool
 
 
 class SharedPart(RuntimeError):
@@ -96,11 +93,7 @@ class Shared:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)  # the kept fingerprint too: same content
         new.__dict__["_lease"] = lease
-        new._bind()
         return new
-
-    def _bind(self) -> None:
-        """Give the part its own guarded copies of the mutable containers inside (none by default)."""
 
 
 P = TypeVar("P", bound=Shared)
@@ -138,7 +131,6 @@ class SharedDict(dict[str, P], Generic[P]):
     def __setitem__(self, key: str, part: P) -> None:
         if part._lease is None:
             part.__dict__["_lease"] = self._lease
-            part._bind()
         elif part._lease is not self._lease:
             part = part.copy_for(self._lease)
         dict.__setitem__(self, key, part)
@@ -192,179 +184,3 @@ class SharedDict(dict[str, P], Generic[P]):
 
 def _rebuild(items: dict[str, P]) -> SharedDict[P]:
     return SharedDict(None, {k: p.copy_for(None) for k, p in items.items()})
-
-
-#: How a container inside a unit knows its unit: weakly, so that a unit and its skill pools
-#: form no reference cycle and a table the explorer drops is freed at once, not at the next
-#: garbage collection (a copy per move made that garbage pile up between collections).
-PartRef = weakref.ReferenceType["Shared"]
-
-
-def _owner(ref: PartRef | None) -> Shared | None:
-    return ref() if ref is not None else None  # a dead unit shares its containers with nobody
-
-
-class _Held:
-    """What a container inside a unit shares: which unit holds it, and the check every write
-    asks first (the subclass gives ``_part`` and names itself in ``WHAT``)."""
-
-    __slots__ = ()
-    _part: PartRef | None
-    WHAT = ""
-
-    @property
-    def part(self) -> Shared | None:
-        return _owner(self._part)
-
-    def _check(self) -> None:
-        part = _owner(self._part)
-        if part is not None:
-            part._check_write(self.WHAT)
-
-
-class HeldCounter(_Held, Counter[str]):
-    """A skill pool inside a unit: a Counter that refuses writes while its unit is shared."""
-
-    __slots__ = ("_part",)  # no instance dict: a unit copy holds three of these
-    WHAT = "the skills"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._part = None
-        super().__init__(*args, **kwargs)
-
-    def __setitem__(self, key: str, value: int) -> None:
-        self._check()
-        super().__setitem__(key, value)
-
-    def __delitem__(self, key: object) -> None:
-        self._check()
-        super().__delitem__(key)
-
-    def clear(self) -> None:
-        self._check()
-        super().clear()
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        self._check()
-        super().update(*args, **kwargs)
-
-    def subtract(self, *args: Any, **kwargs: Any) -> None:
-        self._check()
-        super().subtract(*args, **kwargs)
-
-    def pop(self, *args: Any) -> Any:
-        self._check()
-        return super().pop(*args)
-
-    def popitem(self) -> tuple[str, int]:
-        self._check()
-        return super().popitem()
-
-    def setdefault(self, key: str, default: int = 0) -> int:
-        self._check()
-        return super().setdefault(key, default)
-
-    def __repr__(self) -> str:
-        return repr(Counter(self))
-
-
-class HeldSet(_Held, set[str]):
-    """A set inside a unit (its declared abilities) that refuses writes while its unit is shared."""
-
-    __slots__ = ("_part",)
-    WHAT = "the declared abilities"
-
-    def __init__(self, *args: Any) -> None:
-        self._part = None
-        super().__init__(*args)
-
-    def add(self, item: str) -> None:
-        self._check()
-        super().add(item)
-
-    def discard(self, item: object) -> None:
-        self._check()
-        super().discard(item)
-
-    def remove(self, item: str) -> None:
-        self._check()
-        super().remove(item)
-
-    def clear(self) -> None:
-        self._check()
-        super().clear()
-
-    def pop(self) -> str:
-        self._check()
-        return super().pop()
-
-    def update(self, *others: Iterable[str]) -> None:
-        self._check()
-        super().update(*others)
-
-    def difference_update(self, *others: Iterable[Any]) -> None:
-        self._check()
-        super().difference_update(*others)
-
-    def intersection_update(self, *others: Iterable[Any]) -> None:
-        self._check()
-        super().intersection_update(*others)
-
-    def __ior__(self, other: Any) -> Any:  # type: ignore[misc]
-        self._check()
-        return super().__ior__(other)
-
-    def __isub__(self, other: Any) -> Any:  # type: ignore[misc]
-        self._check()
-        return super().__isub__(other)
-
-    def __iand__(self, other: Any) -> Any:  # type: ignore[misc]
-        self._check()
-        return super().__iand__(other)
-
-    def __repr__(self) -> str:
-        return repr(set(self))
-
-
-class HeldSkills(_Held, SkillPool):
-    """A unit's :class:`~fsm.rules.skills.SkillPool`, whose pools are :class:`HeldCounter` and whose
-    fields refuse to be replaced while its unit is shared; equal to a plain pool of the same skills."""
-
-    _part: PartRef | None = None
-    WHAT = "the skills"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        self._check()
-        part = self.part
-        if part is not None:
-            value = held_counter(value, part)
-        object.__setattr__(self, name, value)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SkillPool):
-            return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(SkillPool))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(SkillPool(Counter(self.base), Counter(self.consumed), Counter(self.granted)))
-
-
-def held_skills(pool: SkillPool, part: Shared) -> HeldSkills:
-    out = HeldSkills(held_counter(pool.base, part), held_counter(pool.consumed, part), held_counter(pool.granted, part))
-    out.__dict__["_part"] = weakref.ref(part)
-    return out
-
-
-def held_counter(pool: Mapping[str, int], part: Shared) -> HeldCounter:
-    out = HeldCounter.__new__(HeldCounter)  # filled as a plain dict: Counter.update costs more, every unit copy
-    dict.update(out, pool)
-    out._part = weakref.ref(part)
-    return out
-
-
-def held_set(items: Iterable[str], part: Shared) -> HeldSet:
-    out = HeldSet(items)
-    out._part = weakref.ref(part)
-    return out
