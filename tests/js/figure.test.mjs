@@ -26,3 +26,24 @@ test("a layout error becomes the message in the cell, not a blank one", async ()
   assert.equal(el.textContent, "the diagram could not be drawn: syntax error in line 1");
   assert.equal(el.innerHTML, "");
 });
+
+test("a page with no Graphviz yet asks the figure's kernel for it, and takes the buffer it sends", async () => {
+  const { FakeModel } = await import("./fake_model.mjs");
+  const { askKernel } = await import("../../fsm/notebook/front/figure.js");
+  const kernel = new FakeModel(traits);
+  const code = askKernel(kernel)();
+  assert.deepEqual(kernel.sent, [{ type: "viz" }]);
+  kernel.receive({ type: "game" }); // another message is not the answer
+  const buffer = new Uint8Array([1, 2, 3]);
+  kernel.receive({ type: "viz" }, [buffer]);
+  assert.equal(await code, buffer);
+});
+
+test("a kernel that has no Graphviz module to send is an error, shown in the cell", async () => {
+  const { FakeModel } = await import("./fake_model.mjs");
+  const { askKernel } = await import("../../fsm/notebook/front/figure.js");
+  const kernel = new FakeModel(traits);
+  const code = askKernel(kernel)();
+  kernel.receive({ type: "viz", error: "static/viz.js is not built" }, []);
+  await assert.rejects(code, /static\/viz.js is not built/);
+});
