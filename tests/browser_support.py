@@ -19,6 +19,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,16 @@ def chromium_path() -> str | None:
     """Chromium from ``FSM_CHROMIUM`` or the PATH; None if there is none."""
     found = os.environ.get("FSM_CHROMIUM") or shutil.which("chromium")
     return found if found and Path(found).exists() else None
+
+
+def wait_for(what: str, ok: Callable[[], bool], timeout: float, lab: Lab) -> None:
+    """Poll ``ok`` until it holds; past ``timeout`` seconds fail, with the server's log to say why."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if ok():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}\n--- server log ---\n{lab.log_tail()}")
 
 
 def free_port() -> int:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, run_all, start_lab
+from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, run_all, start_lab, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -46,15 +46,6 @@ def lab_ja(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         yield server
     finally:
         server.stop()
-
-
-def _wait(what: str, ok: Callable[[], bool], timeout: float, lab: Lab) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if ok():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}\n--- JupyterLab log ---\n{lab.log_tail()}")
 
 
 def _diagram(step) -> str:  # noqa: ANN001 - a Playwright Locator
@@ -99,8 +90,8 @@ def test_act4_clicking_a_move_in_jupyterlab_updates_the_diagram_and_the_log(chro
             assert "activate 岩砕き" in move_text, move_text
             move.click()
 
-            _wait("the diagram to change", lambda: _diagram(step) != diagram_before, 30, lab)
-            _wait("the log to change", lambda: step.locator(".fsm-log").inner_text() != log_before, 30, lab)
+            wait_for("the diagram to change", lambda: _diagram(step) != diagram_before, 30, lab)
+            wait_for("the log to change", lambda: step.locator(".fsm-log").inner_text() != log_before, 30, lab)
             log_after = step.locator(".fsm-log").inner_text()
             assert "ACT-4" in log_after and "岩砕き" in log_after, log_after[:500]
             header = step.locator(".fsm-header").inner_text()
@@ -110,7 +101,7 @@ def test_act4_clicking_a_move_in_jupyterlab_updates_the_diagram_and_the_log(chro
             # a refused move typed into the box is explained with its clause, not a traceback
             step.locator(".fsm-try input").fill("A: pass")
             step.locator(".fsm-why-button").click()
-            _wait("the refusal", lambda: "TIM-CTR-2" in step.locator(".fsm-why").inner_text(), 30, lab)
+            wait_for("the refusal", lambda: "TIM-CTR-2" in step.locator(".fsm-why").inner_text(), 30, lab)
 
             step.scroll_into_view_if_needed()
             step.screenshot(path=str(ARTIFACTS / "browser-notebook.png"))
@@ -144,12 +135,12 @@ def test_tim_ctr_2_a_japanese_notebook_in_a_japanese_jupyterlab(chromium: str, l
             scripted = step.locator(".fsm-move-scripted").first
             assert scripted.inner_text().strip().endswith("発動"), scripted.inner_text()  # the move, verb last
             scripted.click()
-            _wait("B's priority", lambda: "B に反撃の優先権" in step.locator(".fsm-header").inner_text(), 30, lab_ja)
+            wait_for("B's priority", lambda: "B に反撃の優先権" in step.locator(".fsm-header").inner_text(), 30, lab_ja)
 
             step.locator(".fsm-try input").fill("A: pass")
             step.locator(".fsm-why-button").click()
             why = step.locator(".fsm-why")
-            _wait("the refusal", lambda: "認められません" in why.inner_text(), 30, lab_ja)
+            wait_for("the refusal", lambda: "認められません" in why.inner_text(), 30, lab_ja)
             assert "TIM-CTR-2" in why.inner_text()
 
             step.scroll_into_view_if_needed()
@@ -201,7 +192,7 @@ def _changes(step, act: Callable[[], None], lab: Lab) -> None:  # noqa: ANN001 -
 
     before = seen()
     act()
-    _wait("the step-through to redraw", lambda: seen() != before, 30, lab)
+    wait_for("the step-through to redraw", lambda: seen() != before, 30, lab)
 
 
 ON_SCREEN = {
@@ -230,7 +221,7 @@ def test_tim_ctr_3_one_screen_at_1366x768_after_run_all_and_three_links_deep(chr
             page.screenshot(path=str(ARTIFACTS / "one-screen-start.png"))
             for _ in range(4):  # 岩砕き, the refusal the script checks, 足止め, 妨害
                 _changes(step, lambda: step.locator(".fsm-script-next").click(), lab)
-            _wait("a chain three links deep", lambda: step.locator(".fsm-chain tr").count() == 3, 30, lab)
+            wait_for("a chain three links deep", lambda: step.locator(".fsm-chain tr").count() == 3, 30, lab)
             step.evaluate("e => e.scrollIntoView({block: 'start'})")
             _assert_on_screen(page, step, ON_SCREEN)
             assert "#3" in step.locator(".fsm-chain").inner_text()
@@ -263,7 +254,7 @@ def test_sc_6_the_chain_unwinds_link_by_link_with_the_failing_recheck_highlighte
                 return ("replaying" in step.locator(".fsm-header").inner_text()) == step_next.is_enabled()
 
             while True:
-                _wait("the header and the step button to agree", settled, 30, lab)
+                wait_for("the header and the step button to agree", settled, 30, lab)
                 if not step_next.is_enabled():
                     break
                 _changes(step, lambda: step_next.click(), lab)
@@ -273,12 +264,12 @@ def test_sc_6_the_chain_unwinds_link_by_link_with_the_failing_recheck_highlighte
                         outcomes.append(header.split("·")[-1].split("—")[0].strip())
                 if "不発" in header:
                     failed = step.locator(".fsm-log-latest .fsm-failed")
-                    _wait("the failed condition in the log", lambda: failed.count() > 0, 30, lab)  # noqa: B023
+                    wait_for("the failed condition in the log", lambda: failed.count() > 0, 30, lab)  # noqa: B023
                     assert "condition can no longer be met" in failed.first.inner_text()
                     red = step.locator(
                         ".fsm-diagram svg text.fsm-g-applied", has_text="条件を満たせない"
                     )  # the fizzle reason ●
-                    _wait("the procedure diagram", lambda: red.count() > 0, 30, lab)  # noqa: B023
+                    wait_for("the procedure diagram", lambda: red.count() > 0, 30, lab)  # noqa: B023
                     fill = red.first.evaluate("t => getComputedStyle(t).fill")
                     assert fill == "rgb(185, 28, 28)", f"the failing recheck condition is not red: {fill}"
                     taken = step.locator(".fsm-diagram svg g.edge.fsm-taken > path")
@@ -320,7 +311,7 @@ def test_a_saved_notebook_reopens_without_widget_errors_and_stays_as_committed(c
                     return False
                 return True
 
-            _wait("the notebook to be saved", written, 30, lab)
+            wait_for("the notebook to be saved", written, 30, lab)
             assert saved.read_bytes() == (REPO / "notebooks" / NOTEBOOK).read_bytes(), "saving changed the file"
             page.reload()
             page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
@@ -397,7 +388,7 @@ def test_act6_a_chain_unwinds_link_by_link_in_the_page_readable_and_in_view(
             step = page.locator(f"{PANEL} .fsm-step").first
             step.evaluate("e => e.scrollIntoView({block: 'start'})")
             box = step.locator(".fsm-diagram")
-            _wait("the diagram", lambda: box.locator("svg").count() > 0, 60, lab)
+            wait_for("the diagram", lambda: box.locator("svg").count() > 0, 60, lab)
             smallest = box.evaluate(SMALLEST_TEXT_JS)
             assert smallest >= 11, f"the default zoom draws text at {smallest:.1f} px"
             for _ in range(12):  # the script, up to the move that unwinds the chain
@@ -426,8 +417,8 @@ def test_act6_a_chain_unwinds_link_by_link_in_the_page_readable_and_in_view(
             for zoom in ("1", "2"):
                 step.locator(".fsm-zoom").select_option(zoom)
                 current = box.locator("g.node.fsm-on").first
-                _wait("the zoom", lambda z=zoom: box.get_attribute("data-scale") == z, 10, lab)
-                _wait(
+                wait_for("the zoom", lambda z=zoom: box.get_attribute("data-scale") == z, 10, lab)
+                wait_for(
                     f"the current state in view at {zoom}",
                     lambda c=current: _inside(_box(c), _box(box)),
                     5,

@@ -7,13 +7,12 @@ JupyterLab API (tests/js/ drive it with a stand-in model)."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, start_lab
+from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, start_lab, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -23,15 +22,6 @@ PAGE_STATE = """() => {
   const p = globalThis[Symbol.for('fsm.step-through.page')];
   return p && {thread: p.thread, svgs: p.svgs.size};
 }"""
-
-
-def _wait(what: str, ok: Callable[[], bool], lab: Lab, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if ok():
-            return
-        time.sleep(0.25)
-    raise AssertionError(f"timed out waiting for {what}\n--- server log ---\n{lab.log_tail()}")
 
 
 def _kernels_idle(lab: Lab) -> bool:
@@ -87,14 +77,16 @@ def test_tim_ctr_2_the_step_through_runs_in_notebook_7(chromium: str, server: La
             page.set_default_timeout(60_000)
             page.goto(f"{server.url}/notebooks/01_ability_kinds.ipynb?token={server.token}")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-            _wait("the kernel", lambda: _kernels_idle(server), server)
+            wait_for("the kernel", lambda: _kernels_idle(server), 90, server)
             page.locator(".jp-Notebook .jp-Cell").first.click()
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
             page.wait_for_selector(".fsm-step .fsm-diagram svg g.node.fsm-on", timeout=120_000)
-            _wait("Run All to finish", lambda: _kernels_idle(server), server, 180)
+            wait_for("Run All to finish", lambda: _kernels_idle(server), 180, server)
             steps = page.locator(".fsm-step")
-            _wait("every diagram", lambda: page.locator(".fsm-step .fsm-diagram svg").count() == steps.count(), server)
+            wait_for(
+                "every diagram", lambda: page.locator(".fsm-step .fsm-diagram svg").count() == steps.count(), 90, server
+            )
             assert steps.count() >= 5
             state: dict[str, Any] = page.evaluate(PAGE_STATE)
             assert state["thread"] == "worker" and state["svgs"] >= 4, state
@@ -102,7 +94,7 @@ def test_tim_ctr_2_the_step_through_runs_in_notebook_7(chromium: str, server: La
             step = steps.first
             on_before = step.locator(".fsm-diagram svg .fsm-on").evaluate_all("els => els.map(e => e.dataset.fsm)")
             step.locator(".fsm-script-next").click()
-            _wait("B's priority", lambda: "B has priority" in step.locator(".fsm-header").inner_text(), server)
+            wait_for("B's priority", lambda: "B has priority" in step.locator(".fsm-header").inner_text(), 90, server)
             log = step.locator(".fsm-log").inner_text()
             assert "ACT-4" in log and "岩砕き" in log, log[:400]
             on_after = step.locator(".fsm-diagram svg .fsm-on").evaluate_all("els => els.map(e => e.dataset.fsm)")

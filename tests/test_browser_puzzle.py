@@ -10,12 +10,11 @@ solved.  Screenshots: ``test-artifacts/browser-puzzle.png`` and ``browser-puzzle
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, chromium_path, run_all, start_lab
+from browser_support import CHROMIUM_ARGS, PANEL, REPO, SMALL, Lab, chromium_path, run_all, start_lab, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -50,15 +49,6 @@ def lab(chromium: str, tmp_path_factory: pytest.TempPathFactory, request: pytest
         server.stop()
 
 
-def _wait(what: str, ok: Callable[[], bool], timeout: float, lab: Lab) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if ok():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}\n--- JupyterLab log ---\n{lab.log_tail()}")
-
-
 @pytest.mark.parametrize("lab", ["en", "ja"], indirect=True)
 def test_act6_a_puzzle_played_to_solved_with_hint_and_check(chromium: str, lab: Lab) -> None:
     from playwright.sync_api import sync_playwright
@@ -80,33 +70,33 @@ def test_act6_a_puzzle_played_to_solved_with_hint_and_check(chromium: str, lab: 
             assert panel.get_attribute("data-status") == "playing"
 
             panel.locator(".fsm-puzzle-hint").click()
-            _wait("the hint", lambda: hint_text in said.inner_text(), 30, lab)
+            wait_for("the hint", lambda: hint_text in said.inner_text(), 30, lab)
             panel.locator(".fsm-puzzle-hint").click()
-            _wait("the winning move", lambda: hint_move in said.inner_text(), 30, lab)
+            wait_for("the winning move", lambda: hint_move in said.inner_text(), 30, lab)
 
             # the near miss: B answers by itself (it passes), the learner passes, and it has failed
             step.locator(f'.fsm-move[data-move="{NEAR_MISS}"]').click()
-            _wait(
+            wait_for(
                 "the learner's turn again", lambda: step.locator('.fsm-move[data-move="A: pass"]').count() > 0, 30, lab
             )
             step.locator('.fsm-move[data-move="A: pass"]').click()
-            _wait("failed", lambda: panel.get_attribute("data-status") == "failed", 60, lab)
+            wait_for("failed", lambda: panel.get_attribute("data-status") == "failed", 60, lab)
             panel.locator(".fsm-puzzle-check").click()
-            _wait("check's reasons", lambda: failed in said.inner_text() and reason in said.inner_text(), 30, lab)
+            wait_for("check's reasons", lambda: failed in said.inner_text() and reason in said.inner_text(), 30, lab)
 
             # undo goes back to the learner's own decisions, past B's answers; then the winning line
             step.locator(".fsm-reset").click()
-            _wait("the start", lambda: step.locator(f'.fsm-move[data-move="{WINNING}"]').count() > 0, 30, lab)
+            wait_for("the start", lambda: step.locator(f'.fsm-move[data-move="{WINNING}"]').count() > 0, 30, lab)
             step.locator(f'.fsm-move[data-move="{WINNING}"]').click()
-            _wait(
+            wait_for(
                 "the learner's turn again", lambda: step.locator('.fsm-move[data-move="A: pass"]').count() > 0, 30, lab
             )
             step.locator('.fsm-move[data-move="A: pass"]').click()
-            _wait("solved", lambda: panel.get_attribute("data-status") == "solved", 60, lab)
+            wait_for("solved", lambda: panel.get_attribute("data-status") == "solved", 60, lab)
             panel.locator(".fsm-puzzle-check").click()
-            _wait("check says solved", lambda: solved in said.inner_text(), 30, lab)
+            wait_for("check says solved", lambda: solved in said.inner_text(), 30, lab)
             step.locator(".fsm-play-decision").click()  # the chain's unwinding, run on to its end
-            _wait("the fizzle in the log", lambda: "ACT-6" in step.locator(".fsm-log").inner_text(), 30, lab)
+            wait_for("the fizzle in the log", lambda: "ACT-6" in step.locator(".fsm-log").inner_text(), 30, lab)
 
             step.scroll_into_view_if_needed()
             step.screenshot(path=str(shot))
