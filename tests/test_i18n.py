@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def _catalogue(lang: str) -> Catalog:
     with i18n.po_path(lang).open("rb") as f:
-        return read_po(f)
+        return read_po(f, abort_invalid=True)  # a merge left in the file is a line Babel cannot read
 
 
 def _marked() -> set[str]:
