@@ -148,6 +148,11 @@ class Share:
         self.pending = []
         return len(self.frontier)
 
+    def advance(self, granted: list[int]) -> list[list[int]]:
+        """:meth:`keep` then :meth:`expand`: one round trip a level instead of two."""
+        self.keep(granted)
+        return self.expand()
+
     def result(self) -> tuple[Visits, Report]:
         assert self.search.visits is not None
         return self.search.visits, self.report
@@ -235,7 +240,7 @@ def _levels(
             for answer in answers:
                 for s, digests in zip(turn, answer.result(), strict=True):
                     granted[s] += digests
-            sizes = [f.result() for f in [shares[s].keep(granted[s]) for s in range(count)]]
+            sizes = [len(digests) for digests in granted]  # each is in its share's children once
             granted_total += sum(sizes)
             if progress is not None:
                 progress.tick(granted_total, level)
@@ -244,7 +249,7 @@ def _levels(
             if max_states is not None and granted_total >= max_states:
                 report.stopped_by, report.truncated, report.cut = "budget", True, sum(sizes)
                 break
-            offers = [f.result() for f in [s.expand() for s in shares]]
+            offers = [f.result() for f in [shares[s].advance(granted[s]) for s in range(count)]]
             level += 1
     except KeyboardInterrupt:
         report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
