@@ -14,7 +14,9 @@ from fsm.errors import BadInput
 from fsm.explore import cluster
 from fsm.explore.cluster import Share
 from fsm.explore.explorer import explore_file
-from fsm.explore.report import Report
+from fsm.explore.position import game_at
+from fsm.explore.report import Judge, Report
+from fsm.explore.search import Search
 
 distributed = pytest.importorskip("distributed", reason="Dask is installed by the test extra (fsm[dask])")
 
@@ -54,6 +56,16 @@ def test_dask_on_a_local_cluster_gives_the_results_of_jobs_1_expanding_no_table_
     assert on_dask.expanded <= 1.05 * one.expanded, (on_dask.expanded, one.expanded)
 
 
+def test_dask_shares_the_work_out_from_seeds_so_every_worker_expands_tables(scheduler: str) -> None:
+    """The start is split as --jobs splits it and each share replays its seeds: a share that started
+    from nothing would stay idle for the whole run (tables never move), as the first Dask path did."""
+    one = explore_file(REPO / "scenarios/nb_sync_fizzle.yaml")
+    on_dask = explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask=scheduler)
+    _same(one, on_dask)
+    assert on_dask.per_worker is not None and len(on_dask.per_worker) == 2
+    assert min(on_dask.per_worker) >= one.expanded // 5, on_dask.per_worker
+
+
 def test_dask_local_n_starts_its_own_cluster_and_reads_a_designers_rules_from_the_task() -> None:
     """`--dask local:2`, on a design whose `rules:` names a file beside it: the task carries both."""
     path = REPO / "designs/rest.yaml"
@@ -69,10 +81,11 @@ def test_a_share_needs_the_scenarios_content_not_its_path(tmp_path: Path) -> Non
     files, name = bundle(tmp_path / "rest.yaml")
     assert set(files) == {"rest.yaml", "rest.toml"}
     shutil.rmtree(tmp_path)
-    share = Share(files, name, "start", {}, "compiled", 0, 1)
-    granted = share.claim(share.offers())
-    assert share.keep(granted[0]) == 1  # the start, granted by its owner (the only share)
-    assert share.claim(share.expand()) and share.report.states > 1
+    start = game_at(REPO / "designs/rest.yaml", "start", {})
+    search = Search(start, Judge(start, start.table), Report(name, "start", None, {}), start.table, stable=True)
+    share = Share(files, name, "start", {}, "compiled", 0, 1, [((), search.start_digest)], [search.start_digest])
+    granted = share.claim(share.expand())  # the start's children, offered to their owner (the only share)
+    assert share.keep(granted[0]) > 0 and share.report.states > 0
 
 
 def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
@@ -83,13 +96,13 @@ def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
 
 
 class _FailingShare(Share):
-    """A share whose second level fails on worker 1 (pickled by value: the workers cannot import tests/)."""
+    """A share whose first level fails on worker 1 (pickled by value: the workers cannot import tests/)."""
 
     levels = 0
 
     def expand(self) -> list[list[int]]:
         self.levels += 1
-        if self.index == 1 and self.levels == 2:
+        if self.index == 1 and self.levels == 1:
             raise RuntimeError("worker 1 broke on purpose")
         return super().expand()
 

@@ -1,5 +1,11 @@
 """Exploring on a Dask cluster (``fsm explore --dask ADDRESS`` or ``--dask local:N``).
 
+The work is shared out as ``--jobs`` does: this process plays the first moves breadth first
+until there are a few unfinished tables per worker (:func:`fsm.explore.parallel.split_start`),
+and deals them out as *seeds*, the moves that reach each one, which its share replays.  A
+seed's whole future stays with its share, so the shares are as busy as their seeds' futures
+are large (a share that starts from nothing would stay idle: tables never move later).
+
 How the workers share which tables are claimed, in a way that holds across machines: a
 *level-synchronous* search whose claims are partitioned by digest.  Each Dask worker holds one
 :class:`Share` (a Dask actor) with two roles:
@@ -43,10 +49,10 @@ from typing import Any
 import yaml
 
 from fsm.errors import BadInput
-from fsm.explore.parallel import merge
+from fsm.explore.parallel import merge, replay, split_start
 from fsm.explore.position import game_at
 from fsm.explore.progress import Progress
-from fsm.explore.report import Judge, Node, Report
+from fsm.explore.report import Judge, Node, Report, moves_of
 from fsm.explore.search import Search, playing
 from fsm.explore.visited import DigestMap, Visits
 from fsm.i18n import _
@@ -76,10 +82,23 @@ def bundle(path: str | Path) -> tuple[Bundle, str]:
 
 
 class Share:
-    """One worker's part (a Dask actor): its frontier, its children of the level, and the claims it owns."""
+    """One worker's part (a Dask actor): its frontier, its children of the level, and the claims it owns.
+
+    It starts from ``seeds``, tables of the split (their moves from the scenario's position and
+    their digests), which it replays; ``claimed`` are the split's digests in its partition, which
+    no share is granted again."""
 
     def __init__(
-        self, files: Bundle, name: str, position: str, variants: dict[str, Any], machines: str, index: int, count: int
+        self,
+        files: Bundle,
+        name: str,
+        position: str,
+        variants: dict[str, Any],
+        machines: str,
+        index: int,
+        count: int,
+        seeds: list[tuple[tuple[str, ...], int]],
+        claimed: list[int],
     ) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="fsm-share-")
         for rel, text in files.items():
@@ -92,11 +111,17 @@ class Share:
         self.search = Search(self.game, Judge(self.game, root), self.report, root, record=True, stable=True)
         self.machines, self.index, self.count = machines, index, count
         self.owned = DigestMap()  # the digests of this share's partition that some share was granted
+        for digest in claimed:
+            self.owned.add(digest)
         self.frontier: list[Node] = []
         self.pending: list[Node] = []
-        if index == 0:  # the start is share 0's to offer
-            self.search.visited(root, None, self.search.start_digest)
-            self.pending = [] if self.search.judge.ended(root) else [(root, None, self.search.start_digest)]
+        for moves, digest in seeds:
+            self.game.table = root.copy()
+            line = replay(self.game, moves, machines)
+            if self.search.digest(self.game.table) != digest:
+                raise RuntimeError(f"replaying {' · '.join(moves)} did not reach the table the split saw")
+            self.search.seen.add(digest)
+            self.frontier.append((self.game.table, line, digest))
 
     def expand(self) -> list[list[int]]:
         """Play every move of the frontier's tables; the new children's digests, by owner."""
@@ -123,6 +148,11 @@ class Share:
         self.pending = []
         return len(self.frontier)
 
+    def advance(self, granted: list[int]) -> list[list[int]]:
+        """:meth:`keep` then :meth:`expand`: one round trip a level instead of two."""
+        self.keep(granted)
+        return self.expand()
+
     def result(self) -> tuple[Visits, Report]:
         assert self.search.visits is not None
         return self.search.visits, self.report
@@ -139,8 +169,8 @@ def explore_on_dask(
     progress: Progress | None = None,
 ) -> Report:
     """Explore a scenario file to the end of every line on a Dask cluster (``local:N``: a new
-    ``LocalCluster`` of N single-threaded worker processes).  The budget counts the tables the
-    shares were granted, all shares together."""
+    ``LocalCluster`` of N single-threaded worker processes).  The budget counts the tables of the
+    split and those the shares were granted, all shares together."""
     began = time.perf_counter()
     game = game_at(path, position, variants or {})  # bad input is said here, before any cluster starts
     report = Report(str(path), position, None, dict(game.variants.changed()), budget=max_states)
@@ -149,6 +179,8 @@ def explore_on_dask(
     try:
         workers = sorted(client.scheduler_info()["workers"])
         count = len(workers)
+        split, frontier = split_start(game, str(path), position, count, machines, stable=True)
+        seeds = [(moves_of(line), digest) for _table, line, digest in frontier]
         futures = [
             client.submit(
                 Share,
@@ -159,6 +191,8 @@ def explore_on_dask(
                 machines,
                 i,
                 count,
+                seeds[i::count],
+                [d for d in split.seen if d % count == i],
                 actor=True,
                 workers=[w],
                 pure=False,
@@ -167,8 +201,10 @@ def explore_on_dask(
         ]
         try:
             shares = [f.result() for f in futures]
-            parts, granted = _levels(shares, report, max_states, progress)
-            merge(report, parts)
+            parts, granted = _levels(shares, report, max_states, progress, split.report.states)
+            assert split.visits is not None
+            merge(report, [(split.visits, split.report), *parts])
+            report.per_worker = [part.expanded for _visits, part in parts] or None
             if not parts:  # interrupted while the shares were busy: what this process counted
                 report.states = granted
         except Exception as err:  # a share failed: release every actor, so that no other task goes on
@@ -189,13 +225,14 @@ def explore_on_dask(
 
 
 def _levels(
-    shares: list[Any], report: Report, max_states: int | None, progress: Progress | None
+    shares: list[Any], report: Report, max_states: int | None, progress: Progress | None, counted: int
 ) -> tuple[list[tuple[Visits, Report]], int]:
-    """Level after level until no share has a table left (or the budget, or Ctrl-C); each share's
-    visits and report, and the tables granted over all shares."""
-    count, level, granted_total = len(shares), 0, 0
-    offers = [s.offers().result() for s in shares]
+    """Level after level, from the seeds, until no share has a table left (or the budget, or
+    Ctrl-C); each share's visits and report, and the tables counted (``counted`` by the split,
+    and those granted over all shares)."""
+    count, level, granted_total = len(shares), 0, counted
     try:
+        offers = [f.result() for f in [s.expand() for s in shares]]
         while True:
             turn = [(level + k) % count for k in range(count)]  # who asks first turns each level
             answers = [shares[o].claim([offers[s][o] for s in turn]) for o in range(count)]  # every owner at once
@@ -203,7 +240,7 @@ def _levels(
             for answer in answers:
                 for s, digests in zip(turn, answer.result(), strict=True):
                     granted[s] += digests
-            sizes = [f.result() for f in [shares[s].keep(granted[s]) for s in range(count)]]
+            sizes = [len(digests) for digests in granted]  # each is in its share's children once
             granted_total += sum(sizes)
             if progress is not None:
                 progress.tick(granted_total, level)
@@ -212,7 +249,7 @@ def _levels(
             if max_states is not None and granted_total >= max_states:
                 report.stopped_by, report.truncated, report.cut = "budget", True, sum(sizes)
                 break
-            offers = [f.result() for f in [s.expand() for s in shares]]
+            offers = [f.result() for f in [shares[s].advance(granted[s]) for s in range(count)]]
             level += 1
     except KeyboardInterrupt:
         report.stopped_by, report.truncated, report.cut = "interrupted", True, 1

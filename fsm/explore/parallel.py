@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from fsm.engine.game import Game
 from fsm.errors import BadInput
 from fsm.explore.position import game_at
 from fsm.explore.progress import Progress, Tally
@@ -84,15 +85,8 @@ def run_task(task: Task) -> tuple[Visits, Report] | None:
             return None
         _tally.new_task()
     game = game_at(task.path, task.position, task.variants)
-    root = game.table.copy()
-    judge = Judge(game, root)
-    log_length = len(game.log)
-    line: Line = None
-    with playing(game, task.machines):
-        for move in task.moves:
-            game.apply(move, atomic=False)
-            del game.log[log_length:]
-            line = (move, line)
+    judge = Judge(game, game.table.copy())
+    line = replay(game, task.moves, task.machines)
     report = Report(task.path, task.position, None, {}, budget=task.max_states, max_memory=task.max_memory)
     search = Search(
         game, judge, report, game.table, line, max_states=task.max_states, max_memory=task.max_memory, record=True,
@@ -131,18 +125,9 @@ def explore_parallel(
     context = _context()
     stable = executor is not None or context.get_start_method() != "fork"
     game = game_at(path, position, variants or {})
-    root = game.table.copy()
-    judge = Judge(game, root)
     report = Report(str(path), position, None, dict(game.variants.changed()), budget=max_states, max_memory=max_memory)
-    split_report = Report(str(path), position, None, {})
-    split = Search(game, judge, split_report, root, record=True, stable=stable, machines=machines)
-    split.visited(root, None, split.start_digest)
-    frontier: list[Node] = [] if judge.ended(root) else [(root, None, split.start_digest)]
-    with playing(game, machines):
-        for _round in range(MAX_SPLIT_MOVES):
-            if not frontier or len(frontier) >= SPLIT_PER_JOB * jobs:
-                break
-            frontier = [child for node in frontier for child in split.children(*node)]
+    split, frontier = split_start(game, str(path), position, jobs, machines, stable)
+    split_report = split.report
     tasks = [
         Task(
             str(path),
@@ -173,6 +158,37 @@ def explore_parallel(
     merge(report, parts)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def split_start(
+    game: Game, path: str, position: str, jobs: int, machines: str, stable: bool
+) -> tuple[Search, list[Node]]:
+    """Play the first moves breadth first until there are :data:`SPLIT_PER_JOB` unfinished
+    tables per job (or every line has ended, or :data:`MAX_SPLIT_MOVES` moves): the search that
+    played them (its visits count in the merge) and those tables, each a share's start."""
+    root = game.table.copy()
+    judge = Judge(game, root)
+    split = Search(game, judge, Report(path, position, None, {}), root, record=True, stable=stable, machines=machines)
+    split.visited(root, None, split.start_digest)
+    frontier: list[Node] = [] if judge.ended(root) else [(root, None, split.start_digest)]
+    with playing(game, machines):
+        for _round in range(MAX_SPLIT_MOVES):
+            if not frontier or len(frontier) >= SPLIT_PER_JOB * jobs:
+                break
+            frontier = [child for node in frontier for child in split.children(*node)]
+    return split, frontier
+
+
+def replay(game: Game, moves: tuple[str, ...], machines: str) -> Line:
+    """Play ``moves`` from the game's table (nothing logged): the line they make."""
+    log_length = len(game.log)
+    line: Line = None
+    with playing(game, machines):
+        for move in moves:
+            game.apply(move, atomic=False)
+            del game.log[log_length:]
+            line = (move, line)
+    return line
 
 
 def _run_pool(

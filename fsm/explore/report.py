@@ -129,6 +129,7 @@ class Report:
     #: workers repeated one (or a depth bound explored one again)
     expanded: int = 0
     shares: int | None = None  # with --jobs: the worker shares, each with the budget and memory limit
+    per_worker: list[int] | None = None  # with --dask: the tables each worker expanded, in the workers' order
 
     @property
     def complete(self) -> bool:
@@ -202,6 +203,7 @@ class Report:
             "max_memory": self.max_memory,
             "shares": self.shares,
             "expanded": self.expanded,
+            "expanded_per_worker": self.per_worker,
             "cut_lines": [list(line) for line in self.cut_lines],
             "dead_ends": [{"where": w, "line": list(line)} for w, line in self.dead_ends],
             "errors": [{"error": e, "line": list(line)} for e, line in self.errors],
