@@ -129,9 +129,6 @@ class Share:
             for node in self.frontier:
                 self.pending += self.search.children(*node)
         self.frontier = []
-        return self.offers()
-
-    def offers(self) -> list[list[int]]:
         out: list[list[int]] = [[] for _ in range(self.count)]
         for _table, _line, digest in self.pending:
             out[digest % self.count].append(digest)

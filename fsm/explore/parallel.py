@@ -127,7 +127,6 @@ def explore_parallel(
     game = game_at(path, position, variants or {})
     report = Report(str(path), position, None, dict(game.variants.changed()), budget=max_states, max_memory=max_memory)
     split, frontier = split_start(game, str(path), position, jobs, machines, stable)
-    split_report = split.report
     tasks = [
         Task(
             str(path),
@@ -148,7 +147,7 @@ def explore_parallel(
         if tasks and executor is not None:
             parts += [f.result() for f in [executor.submit(run_task, t) for t in tasks]]
         elif tasks:
-            _run_pool(tasks, jobs, context, split.seen, progress, split_report.states, parts)
+            _run_pool(tasks, jobs, context, split.seen, progress, split.report.states, parts)
     except KeyboardInterrupt:
         report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
     finally:
