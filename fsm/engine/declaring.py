@@ -8,10 +8,12 @@ Each returns None, or the (clause, message) of the rule that forbids the move.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fsm.engine.seat import Seat
 from fsm.i18n import _, did_you_mean
 from fsm.machines.chain import priority
-from fsm.rules.skills import Condition, Pool, can_pay, fmt
+from fsm.rules.skills import Condition, can_pay, fmt
 from fsm.rules.timing import refusal_clause, use_as
 from fsm.rules.variants import BY_NAME as VARIANT_SPECS
 from fsm.spec import paying, prices
@@ -218,7 +220,7 @@ def condition_problem(seat: Seat, card: Card, u: Unit, clause: str) -> Problem |
     return None
 
 
-def _sym_hint(cond: Condition, have: Pool) -> str:
+def _sym_hint(cond: Condition, have: Mapping[str, int]) -> str:
     if cond.needs.get("道具") and have.get("全"):
         return _(" (全 never stands in for 道具, SYM-3)")
     return ""

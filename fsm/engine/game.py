@@ -20,6 +20,7 @@ one method each: :meth:`Game._procedure`, :meth:`Game.start`, :meth:`Game.resolv
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from fsm.engine.candidates import candidates
@@ -35,7 +36,7 @@ from fsm.machines.compiled import attach
 from fsm.machines.procedures import Procedure, procedure_class
 from fsm.machines.steps import BattleSteps
 from fsm.machines.trace import CHAIN, FLOW, Trace, capture
-from fsm.rules.skills import Pool
+from fsm.rules.skills import Pool, Skills
 from fsm.rules.timing import Point
 from fsm.rules.variants import Variants
 from fsm.spec.board import OnTable
@@ -300,7 +301,7 @@ class Game:
     def acted(self, unit: Unit) -> bool:
         return self.board.acted(unit)
 
-    def available(self, unit: Unit) -> Pool:
+    def available(self, unit: Unit) -> Skills:
         return self.board.available(unit)
 
     def holdings(self, unit: Unit) -> list[Pool]:
@@ -309,7 +310,7 @@ class Game:
     def holders(self, unit: Unit) -> str:
         return self.board.holders(unit)
 
-    def held_clause(self, unit: Unit, need: Pool, clause: str) -> str:
+    def held_clause(self, unit: Unit, need: Mapping[str, int], clause: str) -> str:
         return self.board.held_clause(unit, need, clause)
 
     def equip_holds(self, unit: Unit) -> list[Pool]:

@@ -10,14 +10,13 @@ current state in these objects too (``ChainItem.state``, ``Table.chain_state``,
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, MutableSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from fsm.rules.price_parts import Part
-from fsm.rules.skills import Condition, Pool, SkillPool
+from fsm.rules.skills import Condition, SkillPool, Skills
 from fsm.table.sharing import Lease, Shared, SharedDict
 
 
@@ -56,8 +55,13 @@ class Ability:
     parts: tuple[Part, ...] = ()  # the rest of its 代償: cards, units, equips (fsm/rules/price_parts.py)
 
     @property
-    def cost_pool(self) -> Pool:
-        return Counter(dict(self.cost))
+    def cost_pool(self) -> Skills:
+        """The 代償's skills as a pool, made once (kept beside the frozen fields; never changed)."""
+        kept: Skills | None = self.__dict__.get("_cost_pool")
+        if kept is None:
+            kept = Skills(self.cost)
+            object.__setattr__(self, "_cost_pool", kept)
+        return kept
 
 
 @dataclass
