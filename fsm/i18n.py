@@ -138,9 +138,42 @@ def _save(mo: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
 
 
+class Unworded(str):
+    """The one message :func:`unworded` gives: formatting or extending it words nothing."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> Unworded:
+        return self
+
+    def __add__(self, other: str) -> Unworded:
+        return self
+
+
+UNWORDED = Unworded("(unworded)")
+
+
 def gettext(message: str, lang: str | None = None) -> str:
     """``message`` in the chosen language; the English text itself when there is no translation."""
+    if getattr(_speaking, "unworded", False):
+        return UNWORDED
     return translations(language(lang)).gettext(message)
+
+
+@contextmanager
+def unworded() -> Iterator[None]:
+    """Inside, in this thread, a message is neither looked up nor worded: :data:`UNWORDED` for all.
+
+    For work whose messages nobody reads: :meth:`fsm.engine.game.Game.legal_moves` asks of each
+    candidate only whether some rule refuses it, and used to word every refusal (a tenth of
+    judging them).  Nothing worded inside may be kept; an error raised inside is worded again by
+    whoever reads it (``legal_moves`` asks again outside)."""
+    before = getattr(_speaking, "unworded", False)
+    _speaking.unworded = True
+    try:
+        yield
+    finally:
+        _speaking.unworded = before
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name pybabel looks for

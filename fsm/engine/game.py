@@ -29,7 +29,7 @@ from fsm.engine.narration import LogEntry, Narration
 from fsm.engine.play import Play
 from fsm.engine.resolving import Resolving
 from fsm.errors import BadInput, RuleViolation
-from fsm.i18n import N_, _, language, using
+from fsm.i18n import N_, _, language, unworded, using
 from fsm.machines.battle import STARTS, GameFlow
 from fsm.machines.chain import CounterChain, priority
 from fsm.machines.compiled import attach
@@ -112,7 +112,12 @@ class Game:
         """Every move the rules allow now.  These very objects, applied to this table's content
         (the same :attr:`fsm.table.model.Table.stamp`: this table or a copy of it, unwritten), are
         played without checking them again; any other move, and any text, is checked in full."""
-        legal = [m for m in candidates(self) if self.legality.problem(m) is None]
+        problem = self.legality.problem
+        try:
+            with unworded():  # only whether a rule refuses it matters here, not the refusal's words
+                legal = [m for m in candidates(self) if problem(m) is None]
+        except BadInput:  # a candidate naming what is not on the table: asked again, to word the error
+            legal = [m for m in candidates(self) if problem(m) is None]
         # Kept on the table, so that its copies carry it (the list keeps the ids taken); it holds
         # while the copy's stamp is this one, that is until the copy is written.
         self.table.vetted = (self, self.table.stamp, {id(m) for m in legal}, legal)

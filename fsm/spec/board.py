@@ -44,6 +44,7 @@ class OnTable:
         # What a unit keeps of this board's answers (its free skills) carries this token: a plain
         # object, so that a pickled unit carries no rules, and a new one whenever the rules change.
         self._token: tuple[Ruleset | None, object] = (None, object())
+        self._specs: dict[str, tuple[Ruleset, KindSpec]] = {}  # a chain item's kind -> its spec
 
     @property
     def table(self) -> Table:
@@ -67,8 +68,12 @@ class OnTable:
 
     def spec_of(self, item: ChainItem) -> KindSpec:
         """The procedure spec a chain item follows (its kind, wrapped in 【同調】 if it is one)."""
-        sync = item.kind.startswith("sync_")
-        return self.host.rules.kind(item.kind.removeprefix("sync_"), sync)
+        rules, kind = self.host.rules, item.kind
+        known = self._specs.get(kind)
+        if known is None or known[0] is not rules:
+            sync = kind.startswith("sync_")
+            known = self._specs[kind] = (rules, rules.kind(kind.removeprefix("sync_"), sync))
+        return known[1]
 
     def timings_at(self, point: Point) -> Mapping[str, TimingSpec]:
         """The timings in force at this point.  Where the other player may reply before a main
