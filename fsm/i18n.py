@@ -160,6 +160,11 @@ def gettext(message: str, lang: str | None = None) -> str:
     return translations(language(lang)).gettext(message)
 
 
+def worded() -> bool:
+    """False inside :func:`unworded`: a caller may skip looking up what only a message would say."""
+    return not getattr(_speaking, "unworded", False)
+
+
 @contextmanager
 def unworded() -> Iterator[None]:
     """Inside, in this thread, a message is neither looked up nor worded: :data:`UNWORDED` for all.

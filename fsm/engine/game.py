@@ -88,6 +88,7 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
+        self._points: dict[str | None, Point] | None = None  # while legal_moves() judges: each player's point
         self.compiled = False  # machines run from compiled tables (fsm.machines.compiled), e.g. while exploring
         self.chain = CounterChain(self)
         self.steps = BattleSteps(self)
@@ -113,11 +114,14 @@ class Game:
         (the same :attr:`fsm.table.model.Table.stamp`: this table or a copy of it, unwritten), are
         played without checking them again; any other move, and any text, is checked in full."""
         problem = self.legality.problem
+        self._points = {}  # nothing is written while the candidates are judged: where each player stands holds
         try:
             with unworded():  # only whether a rule refuses it matters here, not the refusal's words
                 legal = [m for m in candidates(self) if problem(m) is None]
         except BadInput:  # a candidate naming what is not on the table: asked again, to word the error
             legal = [m for m in candidates(self) if problem(m) is None]
+        finally:
+            self._points = None
         # Kept on the table, so that its copies carry it (the list keeps the ids taken); it holds
         # while the copy's stamp is this one, that is until the copy is written.
         self.table.vetted = (self, self.table.stamp, {id(m) for m in legal}, legal)
@@ -186,6 +190,15 @@ class Game:
     def point(self, player: str | None = None) -> Point:
         """Where the game stands for ``player`` (by default the player to move), in the terms the
         timing table uses: the turn player's main phase is the other player's "opponent's main phase"."""
+        points = self._points
+        if points is None:
+            return self._point(player)
+        known = points.get(player)
+        if known is None:
+            known = points[player] = self._point(player)
+        return known
+
+    def _point(self, player: str | None) -> Point:
         t = self.table
         if t.chain and priority(t) is not None:
             top = t.chain[-1]
