@@ -207,19 +207,26 @@ def more_problems(n: int, where: str) -> BadInput:
     return BadInput(gettext("{n} more problems not shown; fix these and run again").format(n=n), where)
 
 
-@contextmanager
-def using(lang: str | None) -> Iterator[None]:
+class using:  # noqa: N801 - used as the function it was: ``with using(lang):``
     """Speak ``lang`` inside the block (None: leave the choice as it is), then restore the choice.
 
     The block's language is this thread's own: a step-through drawing ahead in a background thread
-    in one language never changes what another game, in another thread, says meanwhile."""
-    before = getattr(_speaking, "lang", None)
-    try:
-        if lang:
-            _speaking.lang = _checked(lang)
-        yield
-    finally:
-        _speaking.lang = before
+    in one language never changes what another game, in another thread, says meanwhile.  A class,
+    not a generator: every move played enters one."""
+
+    __slots__ = ("lang", "before")
+
+    def __init__(self, lang: str | None) -> None:
+        self.lang = lang
+        self.before: str | None = None
+
+    def __enter__(self) -> None:
+        self.before = getattr(_speaking, "lang", None)
+        if self.lang:
+            _speaking.lang = _checked(self.lang)
+
+    def __exit__(self, *exc: object) -> None:
+        _speaking.lang = self.before
 
 
 def display_width(text: str) -> int:
