@@ -126,13 +126,20 @@ class Lab:
         return kernels
 
     def kernels_idle(self) -> bool:
-        kernels = self.kernels()
+        """Every kernel is idle (and there is one).  A kernel that is still starting can make the
+        server answer 500 (jupyter_server reads its ``last_activity`` before it has one): not idle."""
+        try:
+            kernels = self.kernels()
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
         return bool(kernels) and all(k["execution_state"] == "idle" for k in kernels)
 
     def kernel_working(self, within: float = WORKING) -> bool:
         """Some kernel is starting or busy, or has sent a message in the last ``within`` seconds."""
         try:
             kernels = self.kernels()
+        except urllib.error.HTTPError:
+            return True  # it answers, but a kernel is mid-start (see kernels_idle)
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             return False  # a server that does not answer is not making progress
         now = datetime.now(UTC)
