@@ -117,17 +117,7 @@ class Painter:
         """Who decides and why; while a move is replayed, which step of it is shown."""
         g, t = self.game, self.game.table
         if steps is not None:
-            n, total = steps
-            text = "▶ " + self.say(
-                N_(
-                    "replaying <b>{move}</b> — step {n} of {total}; "
-                    "press <b>step</b> (or → on the timeline) or <b>to the decision</b>"
-                ),
-                move=esc(frame.label),
-                n=n,
-                total=total,
-            )
-            return self._box(text, "#b45309", self.say(N_("the engine's own trace, played back: no rule is run again")))
+            return self.replaying(esc(frame.label), *steps)
         actor = g.actor()
         if actor is None:
             text = self.say(N_("nobody has a move here"))
@@ -156,6 +146,20 @@ class Painter:
             )
         return self._box(text, self.colour(actor), where)
 
+    def replaying(self, move: str, n: int | str, total: int | str) -> str:
+        """The header while a move is replayed: its label (as HTML) and which step of it is shown
+        (with ``"{move}"``, ``"{n}"``, ``"{total}"``: the page's template, front/wire.js)."""
+        text = "▶ " + self.say(
+            N_(
+                "replaying <b>{move}</b> — step {n} of {total}; "
+                "press <b>step</b> (or → on the timeline) or <b>to the decision</b>"
+            ),
+            move=move,
+            n=n,
+            total=total,
+        )
+        return self._box(text, "#b45309", self.say(N_("the engine's own trace, played back: no rule is run again")))
+
     @staticmethod
     def _box(text: str, colour: str, small: str) -> str:
         return (
@@ -167,13 +171,7 @@ class Painter:
     def chain(self, trace: Trace | None) -> str:
         """The chain as a stack, top first, as the frame's trace has it (no diagram run)."""
         links = trace.links if trace else ()
-        head = (
-            f"<div class='fsm-h'>{self.term(SHOWN['the_chain'])} — "
-            + self.say(N_("top first: the newest resolves first"))
-            + " "
-            + clause_badge("TIM-CTR-3")
-            + "</div>"
-        )
+        head = self.chain_head()
         if not links:
             return head + f"<div style='color:#777;font-size:12px'>({self.say(SHOWN['empty'])})</div>"
         moving = trace.link if trace else None
@@ -185,6 +183,16 @@ class Painter:
                 f"<td style='white-space:normal'>{self._state_mark(link)}</td></tr>"
             )
         return head + "<table>" + "".join(rows) + "</table>"
+
+    def chain_head(self) -> str:
+        """The chain panel's heading, the same in every frame (the page has it once: front/wire.js)."""
+        return (
+            f"<div class='fsm-h'>{self.term(SHOWN['the_chain'])} — "
+            + self.say(N_("top first: the newest resolves first"))
+            + " "
+            + clause_badge("TIM-CTR-3")
+            + "</div>"
+        )
 
     def _state_mark(self, link: Link) -> str:
         spec = self.game.spec_of(link.item())

@@ -109,12 +109,13 @@ test("each step-through asks for drawings ahead after the one before has its ans
   one.receive(game());
   two.receive({ ...game(), drawings: { Q: drawing("Q") } });
   await new Promise((r) => setTimeout(r, 0));
-  assert.deepEqual(one.sent.at(-1), { type: "ahead", have: ["P", "Q"] });
+  assert.deepEqual(one.sent.at(-1), { type: "ahead", have: ["P", "Q"], clauses: ["ACT-6"] });
   assert.ok(!two.sent.some((m) => m.type === "ahead"), "the second waits for the first's answer");
   one.receive({ type: "ahead", drawings: { F: drawing("F") } });
   await new Promise((r) => setTimeout(r, 0));
-  assert.deepEqual(two.sent.at(-1), { type: "ahead", have: ["P", "Q", "F"] });
+  assert.deepEqual(two.sent.at(-1), { type: "ahead", have: ["P", "Q", "F"], clauses: ["ACT-6"] });
   assert.deepEqual(Object.keys(a.ahead), ["F"]);
   assert.equal(b.ahead && Object.keys(b.ahead).length, 0);
   assert.ok(page().drawings.has("F"));
+  assert.equal(page().clauses["ACT-6"], "recheck"); // a tooltip any step-through of the page was sent
 });

@@ -7,6 +7,12 @@ import { PuzzleState, undoToSeat } from "./puzzle.js";
 
 const AHEAD_WAIT_MS = 10000; // a kernel that never answers does not hold up the page's other step-throughs
 
+/** Every clause tooltip the page was sent (clause ID -> summary), whichever step-through it came with:
+ * the kernels are told, so that none sends one again (`ahead`). */
+export function tips() {
+  return (page().clauses ??= {});
+}
+
 export class Controller {
   constructor(model) {
     this.model = model;
@@ -35,11 +41,12 @@ export class Controller {
 
   receive(msg, buffers = []) {
     if (msg.type === "game") {
-      if (!this.store.apply(msg)) {
+      if (!this.store.apply(msg, this.model.get("words") || {})) {
         this.model.send({ type: "hello" });
         return;
       }
       this.remember(msg.drawings);
+      Object.assign(tips(), msg.clauses || {});
       if (!this.ready) this.askAhead();
       this.ready = true;
       this.busy = false;
@@ -88,7 +95,7 @@ export class Controller {
             clearTimeout(timer);
             resolve();
           };
-          this.model.send({ type: "ahead", have: [...p.drawings.keys()] });
+          this.model.send({ type: "ahead", have: [...p.drawings.keys()], clauses: Object.keys(tips()) });
         }),
     );
   }

@@ -14,6 +14,7 @@ export function page() {
     laid: new Set(), // drawing keys whose layout is done
     waits: 0, // diagrams shown that had to wait for their layout (benchmarks/bench_browser.py counts them per click)
     drawings: new Map(), // drawing key -> drawing, every one the page was sent
+    clauses: {}, // clause ID -> its summary, every badge tooltip the page was sent (controller.js)
     ahead: Promise.resolve(), // the asks for drawings ahead, one after another
     pending: [], // drawing keys to lay out at idle, one at a time (layout.js)
     pumping: false,

@@ -1,6 +1,6 @@
 // The step-through's front end: an anywidget module (render({model, el})).  It draws from the
 // frames the kernel sent (controller.js, frames.js) and the drawings laid out once (diagram.js).
-import { Controller } from "./controller.js";
+import { Controller, tips as pageTips } from "./controller.js";
 import { Diagram } from "./diagram.js";
 import { layoutAhead, provideViz } from "./layout.js";
 import { mountPuzzle } from "./puzzle.js";
@@ -201,7 +201,8 @@ function render({ model, el }) {
   }
 
   function tips() {
-    for (const b of root.querySelectorAll(".fsm-clause:not([title])")) b.title = c.store.clauses[b.textContent] || "";
+    const known = pageTips();
+    for (const b of root.querySelectorAll(".fsm-clause:not([title])")) b.title = c.store.clauses[b.textContent] || known[b.textContent] || "";
   }
 
   const stop = c.watch(draw);

@@ -1,0 +1,61 @@
+// A `game` message's frames back to whole frames (fsm/notebook/wire.py says what is left out).
+// After the first message a frame is what changed since the frame before it, which the page has:
+// the same move, views that did not move, the chain as before, the replay header the page
+// fills from its template.  Pure data: no DOM.
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+
+/** Python's html.escape(text, quote=True). */
+export function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** The replay header: the template with the label (as HTML) and step n of total. */
+export function fill(template, move, n, total) {
+  return template.replace("{move}", move).replace("{n}", String(n)).replace("{total}", String(total));
+}
+
+function view(v) {
+  return { key: v.key, active: v.active, taken: v.taken ?? null, checked: v.checked || {} };
+}
+
+/** The page's frames after `msg`: `have`, the frames it had; `parts`, the words' shared panels
+ * (`replaying`, `chain_head`). */
+export function decode(msg, have, parts = {}) {
+  const frames = have.slice(0, msg.from);
+  const sent = [...(msg.frames || [])];
+  if (!msg.delta) {
+    frames.push(...sent);
+    if (msg.length !== undefined) frames.length = Math.min(frames.length, msg.length);
+    return frames;
+  }
+  if (msg.patch && sent.length) frames.push({ ...have[msg.from], ...sent.shift() });
+  const unfilled = [];
+  for (const d of sent) {
+    const before = frames[frames.length - 1];
+    const f = { move: d.move ?? before.move, decision: Boolean(d.decision), label: d.label, header: d.header ?? null };
+    if (f.header === null) unfilled.push([frames.length, d.raw ?? d.label]);
+    f.chain = d.chain === null ? null : (parts.chain_head || "") + d.chain;
+    f.log = d.log;
+    const views = { ...before.views };
+    for (const [name, v] of Object.entries(d.views || {})) {
+      if (v === null) delete views[name];
+      else views[name] = view(v);
+    }
+    f.views = views;
+    f.auto = d.auto ?? before.auto;
+    for (const key of ["moves", "script", "hint"]) if (key in d) f[key] = d[key];
+    frames.push(f);
+  }
+  if (msg.length !== undefined) frames.length = Math.min(frames.length, msg.length);
+  const counts = new Map();
+  for (const f of frames) counts.set(f.move, (counts.get(f.move) || 0) + 1);
+  const firsts = new Map();
+  frames.forEach((f, i) => firsts.has(f.move) || firsts.set(f.move, i));
+  for (const [i, raw] of unfilled) {
+    if (i >= frames.length) continue;
+    const f = frames[i];
+    f.header = fill(parts.replaying || "", esc(raw), i - firsts.get(f.move) + 1, counts.get(f.move));
+  }
+  return frames;
+}

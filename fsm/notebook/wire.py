@@ -1,0 +1,149 @@
+"""The step-through's frames as they cross the wire after the first message: each frame said as
+what changed since the frame before it, which the page has (front/wire.js puts it back).
+
+A click's frames are mostly the same as the frame before: the same machines, mostly standing
+where they stood, the same chain, the same heading.  So a frame leaves out
+
+* ``move`` when it is the frame before's, ``decision`` when false, ``auto`` when unchanged;
+* ``header`` while a move is replayed, when it is the page's own template (``words["replaying"]``,
+  :meth:`~fsm.notebook.step_frames.FrameWriter.parts`) filled with the label and the step's number
+  (``raw``: the label as the header writes it, where that is not ``label``);
+* the chain's heading (``words["chain_head"]``), and the chain when unchanged (``None``, as before);
+* each view that has not changed (a view gone is ``None``), and in a view ``taken`` when none and
+  ``checked`` when empty.
+
+A refusal the script expects changes only where the script stands: that frame is sent as a
+``patch`` of the one the page has.  The kernel keeps every frame whole (``StepThrough.data``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+FrameData = dict[str, Any]
+
+
+def fill(template: str, move: str, n: int, total: int) -> str:
+    """The replay header: the template with the label (escaped already) and step n of total."""
+    return template.replace("{move}", move).replace("{n}", str(n)).replace("{total}", str(total))
+
+
+def _view(v: Mapping[str, Any]) -> dict[str, Any]:
+    out = {"key": v["key"], "active": v["active"]}
+    if v.get("taken") is not None:
+        out["taken"] = v["taken"]
+    if v.get("checked"):
+        out["checked"] = v["checked"]
+    return out
+
+
+def encode(
+    frames: Sequence[FrameData],
+    before: FrameData | None,
+    steps: Sequence[tuple[str, int, int]],
+    parts: Mapping[str, str],
+) -> list[FrameData]:
+    """``frames`` (whole) as changes since ``before``, the page's frame before them; ``steps``: each
+    frame's label as its header writes it, its step number and its move's number of frames (a
+    replay header's "replaying <move> — step n of total")."""
+    out: list[FrameData] = []
+    head = parts["chain_head"]
+    for f, (raw, n, total) in zip(frames, steps, strict=True):
+        d: FrameData = {"label": f["label"]}
+        if before is None or f["move"] != before["move"]:
+            d["move"] = f["move"]
+        if f["decision"]:
+            d["decision"] = True
+        if raw != f["label"]:
+            d["raw"] = raw
+        if f["decision"] or f["header"] != fill(parts["replaying"], html.escape(raw), n, total):
+            d["header"] = f["header"]
+        chain = f["chain"]
+        assert chain is None or chain.startswith(head), "a chain panel starts with its heading"
+        d["chain"] = None if chain is None else chain[len(head) :]
+        d["log"] = f["log"]
+        old = before["views"] if before is not None else {}
+        views: dict[str, Any] = {name: _view(v) for name, v in f["views"].items() if old.get(name) != v}
+        views.update({name: None for name in old if name not in f["views"]})
+        if views:
+            d["views"] = views
+        if before is None or f["auto"] != before["auto"]:
+            d["auto"] = f["auto"]
+        for key in ("moves", "script", "hint"):
+            if key in f:
+                d[key] = f[key]
+        out.append(d)
+        before = f
+    return out
+
+
+def patch(old: FrameData, new: FrameData) -> FrameData:
+    """What changed in a frame the page has (a refusal moves only where the script stands)."""
+    return {k: v for k, v in new.items() if old.get(k) != v}
+
+
+def decode(message: Mapping[str, Any], have: Sequence[FrameData], parts: Mapping[str, str]) -> list[FrameData]:
+    """The page's frames after a ``game`` message (front/wire.js does the same; the tests and the
+    benchmarks read the wire with this): ``have``, the frames the page had."""
+    first = message["from"]
+    frames = list(have[:first])
+    sent = list(message["frames"])
+    if not message.get("delta"):
+        return frames + [dict(f) for f in sent]
+    if message.get("patch") and sent:
+        frames.append({**have[first], **sent.pop(0)})
+    unfilled = []
+    for d in sent:
+        before = frames[-1]
+        f: FrameData = {"move": d.get("move", before["move"]), "decision": bool(d.get("decision")), "label": d["label"]}
+        f["header"] = d.get("header")
+        if f["header"] is None:
+            unfilled.append((len(frames), d.get("raw", d["label"])))
+        f["chain"] = None if d["chain"] is None else parts["chain_head"] + d["chain"]
+        f["log"] = d["log"]
+        views = dict(before["views"])
+        for name, v in d.get("views", {}).items():
+            if v is None:
+                views.pop(name, None)
+            else:
+                views[name] = {
+                    "key": v["key"],
+                    "active": v["active"],
+                    "taken": v.get("taken"),
+                    "checked": v.get("checked", {}),
+                }
+        f["views"] = views
+        f["auto"] = d.get("auto", before["auto"])
+        for key in ("moves", "script", "hint"):
+            if key in d:
+                f[key] = d[key]
+        frames.append(f)
+    if "length" in message:
+        del frames[message["length"] :]
+    for i, raw in unfilled:
+        if i < len(frames):
+            same = [j for j, g in enumerate(frames) if g["move"] == frames[i]["move"]]
+            frames[i]["header"] = fill(parts["replaying"], html.escape(raw), same.index(i) + 1, len(same))
+    return frames
+
+
+def changes(
+    new: Sequence[FrameData],
+    steps: Sequence[tuple[str, int, int]],
+    before: FrameData | None,
+    old: FrameData | None,
+    parts: Mapping[str, str],
+) -> dict[str, Any]:
+    """A ``game`` message's frames as the wire says them: whole in the page's first message (no frame
+    ``before`` them), else as changes; ``old``: the page's own version of the first frame (a patch)."""
+    if old is not None and new:
+        return {
+            "delta": True,
+            "patch": True,
+            "frames": [patch(old, new[0]), *encode(new[1:], new[0], steps[1:], parts)],
+        }
+    if before is None:
+        return {"frames": list(new)}
+    return {"delta": True, "frames": encode(new, before, steps, parts)}
