@@ -177,11 +177,10 @@ class Painter:
         moving = trace.link if trace else None
         rows = []
         for i, link in enumerate(reversed(links)):
-            fill = "#fde68a" if link.seq == moving else ("#fffbe6" if i == 0 else "#dbeafe")
-            rows.append(
-                f"<tr style='background:{fill}'><td>{esc(link_label(self.game, link, self.lang))}</td>"
-                f"<td style='white-space:normal'>{self._state_mark(link)}</td></tr>"
-            )
+            # the colours are step.css's: the link moving amber, the top pale, the others blue
+            kind = " class='fsm-link-moving'" if link.seq == moving else (" class='fsm-link-top'" if i == 0 else "")
+            label = esc(link_label(self.game, link, self.lang))
+            rows.append(f"<tr{kind}><td>{label}</td><td>{self._state_mark(link)}</td></tr>")
         return head + "<table>" + "".join(rows) + "</table>"
 
     def chain_head(self) -> str:
@@ -213,7 +212,7 @@ class Painter:
         where = self._machine_words(e)
         return (
             f"<div class='fsm-log-line'>&nbsp;&nbsp;{clause_badge(e.clause)} {esc(e.text)}"
-            + (f" <small style='color:#888'>({esc(where)})</small>" if where else "")
+            + (f" <small class='fsm-where'>({esc(where)})</small>" if where else "")
             + self._checked(e)
             + "</div>"
         )

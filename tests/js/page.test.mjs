@@ -118,4 +118,10 @@ test("each step-through asks for drawings ahead after the one before has its ans
   assert.equal(b.ahead && Object.keys(b.ahead).length, 0);
   assert.ok(page().drawings.has("F"));
   assert.equal(page().clauses["ACT-6"], "recheck"); // a tooltip any step-through of the page was sent
+  // a frame that shows a drawing sent ahead comes without it: the controller finds it all the same
+  one.receive({ ...game(), from: 0, drawings: {} });
+  assert.equal(a.store.drawings.F, undefined);
+  assert.deepEqual(a.drawing("F"), drawing("F"));
+  assert.deepEqual(b.drawing("F"), drawing("F"), "sent ahead to another step-through of the page");
+  assert.deepEqual(a.drawing("P"), game().drawings.P);
 });

@@ -76,6 +76,12 @@ export class Controller {
     }
   }
 
+  /** A drawing by its key: sent with this game's frames, or ahead (to any step-through of the page:
+   * a kernel never sends again what it sent ahead). */
+  drawing(key) {
+    return this.store.drawings[key] || page().drawings.get(key);
+  }
+
   /** Every drawing the page was sent, for any step-through of it to lay out (page.js). */
   remember(drawings = {}) {
     const known = page().drawings;

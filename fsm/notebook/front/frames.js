@@ -94,10 +94,15 @@ export class Frames {
 
   /** The newest log lines up to frame `i`, oldest first: [html, is it the frame's own line]. */
   logAt(i = this.cursor, limit = LOG_LINES) {
+    return this.linesAt(i, limit).map((line) => [line.html, line.latest]);
+  }
+
+  /** The same lines, each with its place ({key: "frame:line", html, latest}: log_lines.js). */
+  linesAt(i = this.cursor, limit = LOG_LINES) {
     const out = [];
     for (let j = i; j >= 0 && out.length < limit; j--) {
       const lines = this.frames[j].log;
-      for (let k = lines.length - 1; k >= 0 && out.length < limit; k--) out.push([lines[k], j === i]);
+      for (let k = lines.length - 1; k >= 0 && out.length < limit; k--) out.push({ key: `${j}:${k}`, html: lines[k], latest: j === i });
     }
     return out.reverse();
   }
