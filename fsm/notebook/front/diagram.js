@@ -56,6 +56,16 @@ export class Diagram {
     return now;
   }
 
+  /** Parse a drawing laid out already, before a click shows it (at idle: step.js), so that the
+   * click only swaps it in.  Returns false if it is not laid out yet. */
+  prepare(key) {
+    if (this.parsed.has(key)) return true;
+    const svgText = page().texts?.get(key);
+    if (svgText === undefined) return false;
+    this.parsed.set(key, { key, ...parse(svgText) });
+    return true;
+  }
+
   async show(key, drawing, where) {
     const asked = (this.asked = (this.asked || 0) + 1);
     if (!page().laid.has(key)) page().waits += 1;

@@ -1,6 +1,7 @@
 // The step-through's front end: an anywidget module (render({model, el})).  It draws from the
 // frames the kernel sent (controller.js, frames.js) and the drawings laid out once (diagram.js).
 import { Controller, tips as pageTips } from "./controller.js";
+import { page } from "./page.js";
 import { Diagram } from "./diagram.js";
 import { layoutAhead, provideViz } from "./layout.js";
 import { plan as linePlan } from "./log_lines.js";
@@ -230,7 +231,7 @@ function render({ model, el }) {
 
   function draw(what) {
     if (!c.ready) return;
-    if (what === "ahead") return void layoutAhead(Object.keys(c.ahead || {}), fetchViz);
+    if (what === "ahead") return void layoutAhead(Object.keys(c.ahead || {}), fetchViz).then(prepareAhead);
     if (what === "why") return drawWhy(), tips();
     if (what === "table") {
       if (c.table.point === c.store.point) table.innerHTML = c.table.html;
@@ -250,8 +251,26 @@ function render({ model, el }) {
     drawHistory();
     drawDiagram();
     layoutAhead(Object.keys(s.drawings), fetchViz); // the rest of this game's drawings, at idle
+    prepareAhead();
     if (tablePanel.open && c.table.point !== s.point) c.askTable();
     tips();
+  }
+
+  // the drawings this step-through may show, parsed at idle one at a time (Diagram.prepare), so that a
+  // click showing one swaps it in: its frames' and those sent ahead for its game
+  let preparing = false;
+  function prepareAhead() {
+    if (preparing) return;
+    const keys = new Set([...c.store.frames.flatMap((f) => Object.values(f.views).map((v) => v.key)), ...Object.keys(c.ahead || {})]);
+    const next = [...keys].find((key) => !diagram.parsed.has(key) && page().texts?.has(key));
+    if (next === undefined) return;
+    preparing = true;
+    const later = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 50));
+    later(() => {
+      preparing = false;
+      diagram.prepare(next);
+      prepareAhead();
+    });
   }
 
   function tips() {
