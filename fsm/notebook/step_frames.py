@@ -38,6 +38,14 @@ FrameData = dict[str, Any]
 _BADGE = re.compile(r'<span class="fsm-clause" title="([^"]*)">([^<]*)</span>')
 
 
+#: The shapes most log lines take (:meth:`~fsm.notebook.step_html.Painter.log_line`, its badge's tooltip
+#: taken out): a line of one of them crosses the wire as its two parts (:mod:`fsm.notebook.wire`).
+LOG_FORMS = [
+    "<div class='fsm-log-line'>&nbsp;&nbsp;<span class=\"fsm-clause\">{a}</span> {b}</div>",
+    "<div class='fsm-log-move'><b>▸ {a}</b> <span class=\"fsm-clause\">{b}</span></div>",
+]
+
+
 def follow(trace: Trace, decision: bool) -> str:
     """The machine "auto" shows: the one that just moved; at a decision with an open chain,
     the top link's procedure (what the player is answering)."""
@@ -99,12 +107,13 @@ class FrameWriter:
             )
         return text
 
-    def parts(self) -> dict[str, str]:
+    def parts(self) -> dict[str, Any]:
         """What every frame's panels share, given to the page once with its words (front/wire.js):
-        the header's template while a move is replayed, the chain panel's heading."""
+        the header's template while a move is replayed, the chain panel's heading, the log lines' forms."""
         return {
             "replaying": self.painter.replaying("{move}", "{n}", "{total}"),
             "chain_head": self.badges(self.painter.chain_head()),
+            "log_forms": LOG_FORMS,
         }
 
     def page_has(self, tips: Collection[str]) -> None:

@@ -19,15 +19,35 @@ A refusal the script expects changes only where the script stands: that frame is
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 FrameData = dict[str, Any]
 
 
-def fill(template: str, move: str, n: int, total: int) -> str:
-    """The replay header: the template with the label (escaped already) and step n of total."""
-    return template.replace("{move}", move).replace("{n}", str(n)).replace("{total}", str(total))
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def fill(template: str, **values: object) -> str:
+    """A template of the page's with its ``{name}`` slots filled, in one pass (a value's own braces stay)."""
+    return _SLOT.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
+
+
+def _line(line: str, forms: Sequence[str]) -> str | list[Any]:
+    """A log line as ``[form, a, b]`` when it is one of the page's ``log_forms`` filled, else whole."""
+    for i, form in enumerate(forms):
+        pre, _, rest = form.partition("{a}")
+        mid, _, post = rest.partition("{b}")
+        if line.startswith(pre) and line.endswith(post) and mid in line[len(pre) : len(line) - len(post)]:
+            a, _, b = line[len(pre) : len(line) - len(post)].partition(mid)
+            if fill(form, a=a, b=b) == line:
+                return [i, a, b]
+    return line
+
+
+def _unline(line: str | list[Any], forms: Sequence[str]) -> str:
+    return line if isinstance(line, str) else fill(forms[line[0]], a=line[1], b=line[2])
 
 
 def _view(v: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,7 +63,7 @@ def encode(
     frames: Sequence[FrameData],
     before: FrameData | None,
     steps: Sequence[tuple[str, int, int]],
-    parts: Mapping[str, str],
+    parts: Mapping[str, Any],
 ) -> list[FrameData]:
     """``frames`` (whole) as changes since ``before``, the page's frame before them; ``steps``: each
     frame's label as its header writes it, its step number and its move's number of frames (a
@@ -58,12 +78,12 @@ def encode(
             d["decision"] = True
         if raw != f["label"]:
             d["raw"] = raw
-        if f["decision"] or f["header"] != fill(parts["replaying"], html.escape(raw), n, total):
+        if f["decision"] or f["header"] != fill(parts["replaying"], move=html.escape(raw), n=n, total=total):
             d["header"] = f["header"]
         chain = f["chain"]
         assert chain is None or chain.startswith(head), "a chain panel starts with its heading"
         d["chain"] = None if chain is None else chain[len(head) :]
-        d["log"] = f["log"]
+        d["log"] = [_line(line, parts["log_forms"]) for line in f["log"]]
         old = before["views"] if before is not None else {}
         views: dict[str, Any] = {name: _view(v) for name, v in f["views"].items() if old.get(name) != v}
         views.update({name: None for name in old if name not in f["views"]})
@@ -84,7 +104,7 @@ def patch(old: FrameData, new: FrameData) -> FrameData:
     return {k: v for k, v in new.items() if old.get(k) != v}
 
 
-def decode(message: Mapping[str, Any], have: Sequence[FrameData], parts: Mapping[str, str]) -> list[FrameData]:
+def decode(message: Mapping[str, Any], have: Sequence[FrameData], parts: Mapping[str, Any]) -> list[FrameData]:
     """The page's frames after a ``game`` message (front/wire.js does the same; the tests and the
     benchmarks read the wire with this): ``have``, the frames the page had."""
     first = message["from"]
@@ -102,7 +122,7 @@ def decode(message: Mapping[str, Any], have: Sequence[FrameData], parts: Mapping
         if f["header"] is None:
             unfilled.append((len(frames), d.get("raw", d["label"])))
         f["chain"] = None if d["chain"] is None else parts["chain_head"] + d["chain"]
-        f["log"] = d["log"]
+        f["log"] = [_unline(line, parts["log_forms"]) for line in d["log"]]
         views = dict(before["views"])
         for name, v in d.get("views", {}).items():
             if v is None:
@@ -125,7 +145,7 @@ def decode(message: Mapping[str, Any], have: Sequence[FrameData], parts: Mapping
     for i, raw in unfilled:
         if i < len(frames):
             same = [j for j, g in enumerate(frames) if g["move"] == frames[i]["move"]]
-            frames[i]["header"] = fill(parts["replaying"], html.escape(raw), same.index(i) + 1, len(same))
+            frames[i]["header"] = fill(parts["replaying"], move=html.escape(raw), n=same.index(i) + 1, total=len(same))
     return frames
 
 
@@ -134,7 +154,7 @@ def changes(
     steps: Sequence[tuple[str, int, int]],
     before: FrameData | None,
     old: FrameData | None,
-    parts: Mapping[str, str],
+    parts: Mapping[str, Any],
 ) -> dict[str, Any]:
     """A ``game`` message's frames as the wire says them: whole in the page's first message (no frame
     ``before`` them), else as changes; ``old``: the page's own version of the first frame (a patch)."""

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Controller } from "../../fsm/notebook/front/controller.js";
-import { decode, esc } from "../../fsm/notebook/front/wire.js";
+import { decode, esc, fill, unline } from "../../fsm/notebook/front/wire.js";
 import { FakeModel, game } from "./fake_model.mjs";
 
 const PARTS = { replaying: "▶ <b>{move}</b> step {n} of {total}", chain_head: "<h>chain</h>" };
@@ -72,4 +72,14 @@ test("the controller fills frames from its words' parts, and a patch with no fra
   assert.equal(c.store.frames[6].header, "▶ <b>B: &lt;pass&gt;</b> step 2 of 3");
   model.receive({ type: "game", delta: true, patch: true, from: 8, cursor: 8, length: 9, frames: [{ script: [3, false] }] });
   assert.deepEqual(model.sent.at(-1), { type: "hello" });
+});
+
+test("a log line crosses as its two parts in one of the words' forms; a template's slots are filled in one pass", () => {
+  const forms = ["<div class='l'>{a}: {b}</div>", "<b>{a}</b>{b}"];
+  assert.equal(unline([0, "SC-7", "x resolves"], forms), "<div class='l'>SC-7: x resolves</div>");
+  assert.equal(unline([1, "$& {b}", "{a} $1"], forms), "<b>$& {b}</b>{a} $1", "a value's $ and braces stay as they are");
+  assert.equal(unline("<div>whole</div>", forms), "<div>whole</div>");
+  assert.equal(fill("{n} of {total}, {other}", { n: 2, total: 3 }), "2 of 3, {other}");
+  const msg = { ...played(), frames: [{ ...played().frames[0], log: [[0, "A", "B"], "plain"] }], length: 6 };
+  assert.deepEqual(decode(msg, game().frames, { ...PARTS, log_forms: forms }).at(-1).log, ["<div class='l'>A: B</div>", "plain"]);
 });

@@ -10,9 +10,14 @@ export function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-/** The replay header: the template with the label (as HTML) and step n of total. */
-export function fill(template, move, n, total) {
-  return template.replace("{move}", move).replace("{n}", String(n)).replace("{total}", String(total));
+/** A template of the words' with its `{name}` slots filled, in one pass (a value's own braces stay). */
+export function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (slot, name) => (name in values ? String(values[name]) : slot));
+}
+
+/** A log line: whole, or [form, a, b] (one of the words' `log_forms` filled: fsm/notebook/wire.py). */
+export function unline(line, forms = []) {
+  return typeof line === "string" ? line : fill(forms[line[0]], { a: line[1], b: line[2] });
 }
 
 function view(v) {
@@ -36,7 +41,7 @@ export function decode(msg, have, parts = {}) {
     const f = { move: d.move ?? before.move, decision: Boolean(d.decision), label: d.label, header: d.header ?? null };
     if (f.header === null) unfilled.push([frames.length, d.raw ?? d.label]);
     f.chain = d.chain === null ? null : (parts.chain_head || "") + d.chain;
-    f.log = d.log;
+    f.log = d.log.map((line) => unline(line, parts.log_forms));
     const views = { ...before.views };
     for (const [name, v] of Object.entries(d.views || {})) {
       if (v === null) delete views[name];
@@ -55,7 +60,7 @@ export function decode(msg, have, parts = {}) {
   for (const [i, raw] of unfilled) {
     if (i >= frames.length) continue;
     const f = frames[i];
-    f.header = fill(parts.replaying || "", esc(raw), i - firsts.get(f.move) + 1, counts.get(f.move));
+    f.header = fill(parts.replaying || "", { move: esc(raw), n: i - firsts.get(f.move) + 1, total: counts.get(f.move) });
   }
   return frames;
 }
