@@ -163,7 +163,7 @@ class Painter:
     @staticmethod
     def _box(text: str, colour: str, small: str) -> str:
         return (
-            f"<div style='font-size:14px;padding:2px 6px;border-left:6px solid {colour};background:#f7f7f7'>"
+            f"<div class='fsm-box' style='border-left-color:{colour}'>"  # the rest of its look is step.css's
             f"{text}<br><small>{esc(small)}</small></div>"
         )
 

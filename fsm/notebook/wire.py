@@ -9,8 +9,9 @@ where they stood, the same chain, the same heading.  So a frame leaves out
   :meth:`~fsm.notebook.step_frames.FrameWriter.parts`) filled with the label and the step's number
   (``raw``: the label as the header writes it, where that is not ``label``);
 * the chain's heading (``words["chain_head"]``), and the chain when unchanged (``None``, as before);
-* each view that has not changed (a view gone is ``None``), and in a view ``taken`` when none and
-  ``checked`` when empty.
+* each view that has not changed (a view gone is ``None``), and in a view its drawing's ``key`` when
+  the same as before, ``taken`` when none and ``checked`` when empty;
+* a move button's ``text`` where it is the ``move`` itself.
 
 A refusal the script expects changes only where the script stands: that frame is sent as a
 ``patch`` of the one the page has.  The kernel keeps every frame whole (``StepThrough.data``).
@@ -50,8 +51,10 @@ def _unline(line: str | list[Any], forms: Sequence[str]) -> str:
     return line if isinstance(line, str) else fill(forms[line[0]], a=line[1], b=line[2])
 
 
-def _view(v: Mapping[str, Any]) -> dict[str, Any]:
-    out = {"key": v["key"], "active": v["active"]}
+def _view(v: Mapping[str, Any], old: Mapping[str, Any] | None) -> dict[str, Any]:
+    out = {"active": v["active"]}
+    if old is None or old["key"] != v["key"]:  # the same drawing as before: its key is not said again
+        out["key"] = v["key"]
     if v.get("taken") is not None:
         out["taken"] = v["taken"]
     if v.get("checked"):
@@ -85,13 +88,15 @@ def encode(
         d["chain"] = None if chain is None else chain[len(head) :]
         d["log"] = [_line(line, parts["log_forms"]) for line in f["log"]]
         old = before["views"] if before is not None else {}
-        views: dict[str, Any] = {name: _view(v) for name, v in f["views"].items() if old.get(name) != v}
+        views: dict[str, Any] = {name: _view(v, old.get(name)) for name, v in f["views"].items() if old.get(name) != v}
         views.update({name: None for name in old if name not in f["views"]})
         if views:
             d["views"] = views
         if before is None or f["auto"] != before["auto"]:
             d["auto"] = f["auto"]
-        for key in ("moves", "script", "hint"):
+        if "moves" in f:  # a button's label is mostly the move as the engine writes it
+            d["moves"] = [{k: x for k, x in m.items() if k != "text" or x != m["move"]} for m in f["moves"]]
+        for key in ("script", "hint"):
             if key in f:
                 d[key] = f[key]
         out.append(d)
@@ -129,14 +134,16 @@ def decode(message: Mapping[str, Any], have: Sequence[FrameData], parts: Mapping
                 views.pop(name, None)
             else:
                 views[name] = {
-                    "key": v["key"],
+                    "key": v.get("key") or views[name]["key"],
                     "active": v["active"],
                     "taken": v.get("taken"),
                     "checked": v.get("checked", {}),
                 }
         f["views"] = views
         f["auto"] = d.get("auto", before["auto"])
-        for key in ("moves", "script", "hint"):
+        if "moves" in d:
+            f["moves"] = [{"text": m["move"], **m} for m in d["moves"]]
+        for key in ("script", "hint"):
             if key in d:
                 f[key] = d[key]
         frames.append(f)

@@ -83,3 +83,10 @@ test("a log line crosses as its two parts in one of the words' forms; a template
   const msg = { ...played(), frames: [{ ...played().frames[0], log: [[0, "A", "B"], "plain"] }], length: 6 };
   assert.deepEqual(decode(msg, game().frames, { ...PARTS, log_forms: forms }).at(-1).log, ["<div class='l'>A: B</div>", "plain"]);
 });
+
+test("a view's drawing key and a button's label are left out where they are as before / the move itself", () => {
+  const msg = { ...played(), frames: [{ ...played().frames[2], views: { procedure: { active: ["fizzled"] } }, moves: [{ move: "A: pass", seat: 0 }, { move: "A: x", text: "A：x", seat: 0 }] }], length: 6 };
+  const f = decode(msg, game().frames, PARTS).at(-1);
+  assert.deepEqual(f.views.procedure, { key: "P", active: ["fizzled"], taken: null, checked: {} });
+  assert.deepEqual(f.moves, [{ text: "A: pass", move: "A: pass", seat: 0 }, { text: "A：x", move: "A: x", seat: 0 }]);
+});

@@ -20,8 +20,8 @@ export function unline(line, forms = []) {
   return typeof line === "string" ? line : fill(forms[line[0]], { a: line[1], b: line[2] });
 }
 
-function view(v) {
-  return { key: v.key, active: v.active, taken: v.taken ?? null, checked: v.checked || {} };
+function view(v, before) {
+  return { key: v.key ?? before?.key, active: v.active, taken: v.taken ?? null, checked: v.checked || {} };
 }
 
 /** The page's frames after `msg`: `have`, the frames it had; `parts`, the words' shared panels
@@ -45,11 +45,12 @@ export function decode(msg, have, parts = {}) {
     const views = { ...before.views };
     for (const [name, v] of Object.entries(d.views || {})) {
       if (v === null) delete views[name];
-      else views[name] = view(v);
+      else views[name] = view(v, views[name]);
     }
     f.views = views;
     f.auto = d.auto ?? before.auto;
-    for (const key of ["moves", "script", "hint"]) if (key in d) f[key] = d[key];
+    if ("moves" in d) f.moves = d.moves.map((m) => ({ text: m.move, ...m })); // the label, where it is the move
+    for (const key of ["script", "hint"]) if (key in d) f[key] = d[key];
     frames.push(f);
   }
   if (msg.length !== undefined) frames.length = Math.min(frames.length, msg.length);
