@@ -122,7 +122,7 @@ def clicks(step: Any, rec: Recorder, page: dict[str, set[str]]) -> list[dict[str
     """Hello and ahead (the load, not counted), then the script, then the steps; one record a click.
 
     ``page``: the drawing keys and clause tooltips the page has from the notebook's other step-throughs."""
-    mirror = Mirror(rec.traits["words"])
+    mirror = Mirror(rec.traits["parts"])
     rec.ask({"type": "hello"})
     for m in rec.sent[-1:]:
         mirror.apply(m)

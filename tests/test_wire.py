@@ -60,7 +60,7 @@ def _python(step: StepThrough, messages: list[dict[str, Any]]) -> list[list[dict
     frames: list[dict[str, Any]] = []
     out = []
     for m in messages:
-        frames = decode(m, frames, step.widget.words)
+        frames = decode(m, frames, step.widget.parts)
         out.append(frames)
     return out
 
@@ -101,7 +101,7 @@ def test_the_page_s_javascript_puts_back_the_same_frames() -> None:
     script = NODE % (REPO / "fsm" / "notebook" / "front" / "wire.js").as_uri()
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],
-        input=json.dumps({"parts": step.widget.words, "messages": messages}),
+        input=json.dumps({"parts": step.widget.parts, "messages": messages}),
         capture_output=True,
         text=True,
         check=True,

@@ -108,7 +108,7 @@ class FrameWriter:
         return text
 
     def parts(self) -> dict[str, Any]:
-        """What every frame's panels share, given to the page once with its words (front/wire.js):
+        """What every frame's panels share, given to the page once as its ``parts`` trait (front/wire.js):
         the header's template while a move is replayed, the chain panel's heading, the log lines' forms."""
         return {
             "replaying": self.painter.replaying("{move}", "{n}", "{total}"),

@@ -176,9 +176,10 @@ class StepThrough:
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
         self.data: list[FrameData] = []  # the frames as the page has them
-        self.parts = self.writer.parts()  # what every frame shares: the page has it with its words
+        self.parts = self.writer.parts()  # what every frame shares: the page has it once, a trait
         self.widget = (view or widget)(
-            words={**words(lang), **self.parts},
+            words=words(lang),
+            parts=self.parts,
             title=self.writer.title(title, self.clauses),
             script=[self.writer.script_line(s) for s in self.script.steps],
         )

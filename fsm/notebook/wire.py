@@ -5,10 +5,10 @@ A click's frames are mostly the same as the frame before: the same machines, mos
 where they stood, the same chain, the same heading.  So a frame leaves out
 
 * ``move`` when it is the frame before's, ``decision`` when false, ``auto`` when unchanged;
-* ``header`` while a move is replayed, when it is the page's own template (``words["replaying"]``,
+* ``header`` while a move is replayed, when it is the page's own template (``parts["replaying"]``,
   :meth:`~fsm.notebook.step_frames.FrameWriter.parts`) filled with the label and the step's number
   (``raw``: the label as the header writes it, where that is not ``label``);
-* the chain's heading (``words["chain_head"]``), and the chain when unchanged (``None``, as before);
+* the chain's heading (``parts["chain_head"]``), and the chain when unchanged (``None``, as before);
 * each view that has not changed (a view gone is ``None``), and in a view its drawing's ``key`` when
   the same as before, ``taken`` when none and ``checked`` when empty;
 * a move button's ``text`` where it is the ``move`` itself.

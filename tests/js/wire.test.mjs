@@ -63,8 +63,8 @@ test("a patch changes only what it says in the frame the page has; a whole messa
   assert.deepEqual(decode(game(), [], PARTS), game().frames);
 });
 
-test("the controller fills frames from its words' parts, and a patch with no frame to change asks again", () => {
-  const model = new FakeModel({ words: PARTS });
+test("the controller fills frames from its model's parts, and a patch with no frame to change asks again", () => {
+  const model = new FakeModel({ parts: PARTS });
   const c = new Controller(model);
   model.receive(game());
   model.receive(played());
@@ -74,7 +74,7 @@ test("the controller fills frames from its words' parts, and a patch with no fra
   assert.deepEqual(model.sent.at(-1), { type: "hello" });
 });
 
-test("a log line crosses as its two parts in one of the words' forms; a template's slots are filled in one pass", () => {
+test("a log line crosses as its two parts in one of the parts' forms; a template's slots are filled in one pass", () => {
   const forms = ["<div class='l'>{a}: {b}</div>", "<b>{a}</b>{b}"];
   assert.equal(unline([0, "SC-7", "x resolves"], forms), "<div class='l'>SC-7: x resolves</div>");
   assert.equal(unline([1, "$& {b}", "{a} $1"], forms), "<b>$& {b}</b>{a} $1", "a value's $ and braces stay as they are");

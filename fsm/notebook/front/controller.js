@@ -41,7 +41,7 @@ export class Controller {
 
   receive(msg, buffers = []) {
     if (msg.type === "game") {
-      if (!this.store.apply(msg, this.model.get("words") || {})) {
+      if (!this.store.apply(msg, this.model.get("parts") || {})) {
         this.model.send({ type: "hello" });
         return;
       }

@@ -16,7 +16,7 @@ export class Frames {
   }
 
   /** Apply a kernel `game` message: frames from `from` on are replaced; returns true if it fits.
-   * `parts`: what the frames share, in the widget's words (wire.js). */
+   * `parts`: what the frames share, the widget's `parts` trait (wire.js). */
   apply(msg, parts = {}) {
     if (msg.from > this.frames.length) return false; // a gap: the page missed a message, ask again
     if (msg.patch && msg.from >= this.frames.length) return false; // no frame there to change

@@ -10,12 +10,12 @@ export function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-/** A template of the words' with its `{name}` slots filled, in one pass (a value's own braces stay). */
+/** A template of the parts' with its `{name}` slots filled, in one pass (a value's own braces stay). */
 export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (slot, name) => (name in values ? String(values[name]) : slot));
 }
 
-/** A log line: whole, or [form, a, b] (one of the words' `log_forms` filled: fsm/notebook/wire.py). */
+/** A log line: whole, or [form, a, b] (one of the parts' `log_forms` filled: fsm/notebook/wire.py). */
 export function unline(line, forms = []) {
   return typeof line === "string" ? line : fill(forms[line[0]], { a: line[1], b: line[2] });
 }
@@ -24,7 +24,7 @@ function view(v, before) {
   return { key: v.key ?? before?.key, active: v.active, taken: v.taken ?? null, checked: v.checked || {} };
 }
 
-/** The page's frames after `msg`: `have`, the frames it had; `parts`, the words' shared panels
+/** The page's frames after `msg`: `have`, the frames it had; `parts`, the model's shared panels
  * (`replaying`, `chain_head`). */
 export function decode(msg, have, parts = {}) {
   const frames = have.slice(0, msg.from);
