@@ -88,10 +88,14 @@ def test_a_refusal_the_script_expects_is_one_message_patching_where_the_script_s
     while not step.script.done and not step.script.steps[step.script.pos].refused:
         step._message(step.widget, {"type": "script", "point": step.frame.move}, [])
     assert not step.script.done, "the scenario has a refusal in its script"
+    ahead = step.shown["refusal"]  # answered ahead, with the decision frame
     sent.clear()
     step._message(step.widget, {"type": "script", "point": step.frame.move}, [])
-    assert len(sent) == 1 and sent[0]["patch"] and set(sent[0]["frames"][0]) == {"script"}
+    assert len(sent) == 1 and sent[0]["patch"] and set(sent[0]["frames"][0]) <= {"script", "refusal"}
     assert "refused" in sent[0]["why"]["html"] and sent[0]["why"]["typed"]
+    assert ahead == {"html": sent[0]["why"]["html"], "typed": sent[0]["why"]["typed"]}
+    nxt = step.script.steps[step.script.pos] if not step.script.done else None
+    assert (step.shown["refusal"] is not None) == bool(nxt and nxt.refused)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node")

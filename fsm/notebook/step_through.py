@@ -383,15 +383,15 @@ class StepThrough:
     def _send_from(
         self, first: int, why: tuple[str, bool | None] | None = None, typed: str = "", patch: bool = False
     ) -> None:
-        """Send frames ``first`` onwards (the page keeps the ones before), the cursor and the why box.
-
-        After the first message a frame is sent as what changed since the one before (:mod:`fsm.notebook.wire`);
-        ``patch``: the page has frame ``first`` already, and only some of it changed."""
+        """Send frames ``first`` onwards (the page keeps the ones before; ``patch``: it has frame ``first``,
+        only some of it changed: :mod:`fsm.notebook.wire`), the cursor and the why box."""
         new, drawings, steps = (
             self.writer.frames(self.frames, self.entries, first, self.script)
             if first < len(self.frames)
             else ([], {}, [])
         )
+        if new and "moves" in new[-1]:  # the decision the game stands at: the script's next refusal, answered ahead
+            new[-1]["refusal"] = self.why.expected(self.game, self.script)
         before = self.data[first - 1] if 0 < first <= len(self.data) else None
         old = self.data[first] if patch and first < len(self.data) else None
         del self.data[first:]

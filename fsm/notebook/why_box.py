@@ -13,6 +13,7 @@ from fsm.i18n import N_
 from fsm.notebook.step_html import clause_badge, esc
 from fsm.notebook.widget_words import say
 from fsm.render.labels import Lang
+from fsm.scenarios.script import Script
 from fsm.table.moves import Move
 
 
@@ -55,6 +56,14 @@ class WhyBox:
             return self.cannot_read(verdict.message), False
         said = self.say(N_("<b>{move}</b> is refused {clause} {message}"))
         return said.format(move=esc(text), clause=clause_badge(verdict.clause), message=esc(verdict.message)), False
+
+    def expected(self, game: Game, script: Script) -> dict[str, str] | None:
+        """The refusal the script expects next (its answer and the move typed), or None: sent with the
+        decision frame, so that the page shows it at once on "next in script" (front/controller.js)."""
+        if script.done or not script.steps[script.pos].refused:
+            return None
+        text = script.steps[script.pos].text
+        return {"html": self.answer(game, text)[0], "typed": text}
 
     def cannot_read(self, error: object) -> str:
         """What :meth:`unreadable` shows, not shown yet."""

@@ -96,7 +96,7 @@ def encode(
             d["auto"] = f["auto"]
         if "moves" in f:  # a button's label is mostly the move as the engine writes it
             d["moves"] = [{k: x for k, x in m.items() if k != "text" or x != m["move"]} for m in f["moves"]]
-        for key in ("script", "hint"):
+        for key in ("script", "hint", "refusal"):
             if key in f:
                 d[key] = f[key]
         out.append(d)
@@ -143,7 +143,7 @@ def decode(message: Mapping[str, Any], have: Sequence[FrameData], parts: Mapping
         f["auto"] = d.get("auto", before["auto"])
         if "moves" in d:
             f["moves"] = [{"text": m["move"], **m} for m in d["moves"]]
-        for key in ("script", "hint"):
+        for key in ("script", "hint", "refusal"):
             if key in d:
                 f[key] = d[key]
         frames.append(f)

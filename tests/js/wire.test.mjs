@@ -90,3 +90,22 @@ test("a view's drawing key and a button's label are left out where they are as b
   assert.deepEqual(f.views.procedure, { key: "P", active: ["fizzled"], taken: null, checked: {} });
   assert.deepEqual(f.moves, [{ text: "A: pass", move: "A: pass", seat: 0 }, { text: "A：x", move: "A: x", seat: 0 }]);
 });
+
+test("next in script shows the refusal the decision frame brought at once; the kernel's patch changes nothing more", () => {
+  const model = new FakeModel({ parts: PARTS });
+  const c = new Controller(model);
+  const start = game();
+  start.frames[4] = { ...start.frames[4], refusal: { html: "refused <b>x</b>", typed: "B: x" } };
+  model.receive(start);
+  c.navigate("decision");
+  const seen = [];
+  c.watch((what) => seen.push([what, c.why.html, c.store.frame.script]));
+  c.nextInScript();
+  assert.deepEqual(seen, [["frames", "refused <b>x</b>", [2, false]]], "shown before the kernel answers");
+  assert.deepEqual(model.sent.at(-1), { type: "script", point: 1 });
+  model.receive({ type: "game", delta: true, patch: true, from: 4, cursor: 4, length: 5, drawings: {}, clauses: {}, frames: [{ script: [2, false], refusal: null }], why: { html: "refused <b>x</b>", ok: null, typed: "B: x" } });
+  assert.deepEqual([c.why.html, c.why.typed, c.store.frame.script, c.store.frame.refusal], ["refused <b>x</b>", "B: x", [2, false], null]);
+  c.nextInScript(); // no refusal ahead now: only the kernel is asked
+  assert.equal(seen.length, 2);
+  assert.deepEqual(model.sent.at(-1), { type: "script", point: 1 });
+});

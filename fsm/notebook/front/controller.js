@@ -128,7 +128,16 @@ export class Controller {
     this.request("try", { move });
   }
 
+  /** The script's next step.  A refusal it expects came ahead with the decision frame (the kernel's own
+   * answer for this position): shown at once, while the kernel is told, and its answer changes nothing. */
   nextInScript() {
+    const s = this.store;
+    const f = s.frame;
+    if (!this.busy && f?.decision && s.cursor === s.last && f.refusal && f.script) {
+      s.frames[s.cursor] = { ...f, script: [f.script[0] + 1, f.script[1]], refusal: null };
+      this.why = { html: f.refusal.html, ok: null, typed: f.refusal.typed };
+      this.changed("frames");
+    }
     this.request("script");
   }
 

@@ -50,7 +50,7 @@ export function decode(msg, have, parts = {}) {
     f.views = views;
     f.auto = d.auto ?? before.auto;
     if ("moves" in d) f.moves = d.moves.map((m) => ({ text: m.move, ...m })); // the label, where it is the move
-    for (const key of ["script", "hint"]) if (key in d) f[key] = d[key];
+    for (const key of ["script", "hint", "refusal"]) if (key in d) f[key] = d[key];
     frames.push(f);
   }
   if (msg.length !== undefined) frames.length = Math.min(frames.length, msg.length);
