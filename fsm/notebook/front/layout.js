@@ -89,7 +89,10 @@ export function layout(key, drawing, fetchCode) {
     const job = layouter(fetchCode).then((l) => l.render(measuredDot(drawing.dot, measure, drawing.edge_size, guards)));
     p.svgs.set(key, job);
     job.then(
-      () => p.laid.add(key),
+      (svg) => {
+        p.laid.add(key);
+        (p.texts ??= new Map()).set(key, svg); // for a diagram to parse ahead (Diagram.prepare)
+      },
       () => p.svgs.delete(key), // shown as a message where it was asked; a later ask tries again
     );
   }
