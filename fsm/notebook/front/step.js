@@ -2,10 +2,10 @@
 // frames the kernel sent (controller.js, frames.js) and the drawings laid out once (diagram.js).
 import { Controller } from "./controller.js";
 import { Diagram } from "./diagram.js";
-import { layoutAhead, provideViz } from "./layout.js";
+import { layoutAhead, provideViz, provideVizAt } from "./layout.js";
 import { mountPuzzle } from "./puzzle.js";
 
-export { provideViz }; // a host with Graphviz of its own (the browser edition) hands it over
+export { provideViz, provideVizAt }; // a host with Graphviz of its own (the browser edition) hands it over
 
 const controllers = new WeakMap(); // one per model: two views of one widget share its frames
 
