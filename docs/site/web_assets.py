@@ -9,8 +9,9 @@
   step-through need, at the pinned versions below (``pip download``, kept in ``build/web-cache``);
   PyYAML's pure-python ``yaml/`` package repacked as a ``py3-none-any`` wheel of the same name and
   version (its sdist does not build offline here; it runs without its C part); ``wheels/index.json``
-  lists them, with the build's id (:func:`build_id`), which keys the memory snapshot a visitor's
-  browser keeps (``front/snapshot.js``), so a new build never restores an old one;
+  lists them, with pyodide's version and the build's id (:func:`build_id`), which key the memory
+  snapshot a visitor's browser keeps (``front/snapshot.js``), so a new build never restores an old
+  one;
 * ``scenarios/`` -- the scenario library, which the "try it" of each page opens;
 * ``try.js``, ``worker.js``, ``viz.js``, ``step.css`` -- the page's front end, its Web Worker, and
   Graphviz in WebAssembly (``@viz-js/viz``), which the page starts in a Worker of its own, bundled by
@@ -173,7 +174,8 @@ def build_web_assets(out: Path) -> Path:
     shutil.rmtree(scenarios, ignore_errors=True)
     shutil.copytree(ROOT / "scenarios", scenarios, ignore=shutil.ignore_patterns("*.md"))
     _run(["node", "scripts/build_front.mjs", "--web", str(out)])
-    index = {"wheels": names, "build": build_id(out, names)}
+    version = json.loads((out / "pyodide" / "package.json").read_text(encoding="utf-8"))["version"]
+    index = {"wheels": names, "pyodide": version, "build": build_id(out, names)}
     (wheels / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     return out
 

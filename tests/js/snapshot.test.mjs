@@ -182,7 +182,7 @@ function fakeSite() {
   return `${dir}/`;
 }
 
-function visit(base, caches, index = { wheels: ["a.whl", "b.whl"], build: "b1" }) {
+function visit(base, caches, index = { wheels: ["a.whl", "b.whl"], pyodide: "314.0.6", build: "b1" }) {
   globalThis.__fakePyodide.loads.length = 0;
   const fetched = [];
   const fetchBytes = async (url) => {

@@ -15,14 +15,20 @@ export async function loadRuntime(base, fetchBytes, say, caches = globalThis.cac
   say("runtime");
   const index = fetchBytes(`${base}wheels/index.json`).then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
   index.catch(() => {}); // awaited below; a failure is reported there, once
-  const pyodide = await import(`${base}pyodide/pyodide.mjs`);
-  const { wheels: names, build } = await index;
-  const key = caches && build ? snapshotKey(base, pyodide.version, build) : null;
-  const stored = key ? await loadStored(caches, key).catch(() => null) : null;
+  const loading = import(`${base}pyodide/pyodide.mjs`);
+  loading.catch(() => {});
+  const { wheels: names, build, pyodide: version } = await index;
+  const key = caches && build && version ? snapshotKey(base, version, build) : null;
+  // the stored snapshot is read while pyodide's script loads: the warm visit waits on one, not both
+  const reading = key ? loadStored(caches, key).catch(() => null) : null;
+  const factory = key ? import(`${base}pyodide/pyodide.asm.mjs`) : null; // the module map keeps it for pyodide
+  factory?.catch(() => {});
+  const pyodide = await loading;
+  const stored = await reading;
   if (stored) {
     try {
       say("restore");
-      return { py: await restore(base, pyodide.loadPyodide, stored), boot: "snapshot" };
+      return { py: await restore(base, pyodide.loadPyodide, stored, factory), boot: "snapshot" };
     } catch (err) {
       console.warn("fsm: the stored snapshot did not restore; booting afresh", err);
       await forget(caches, key).catch(() => {});
@@ -51,9 +57,9 @@ export async function loadRuntime(base, fetchBytes, say, caches = globalThis.cac
   return { py, boot: "fresh" };
 }
 
-async function restore(base, loadPyodide, stored) {
+async function restore(base, loadPyodide, stored, factory) {
   const { memory, files } = unpackSnapshot(stored);
-  const { default: create } = await import(`${base}pyodide/pyodide.asm.mjs`);
+  const { default: create } = await factory;
   const py = await loadPyodide({
     indexURL: `${base}pyodide/`,
     _loadSnapshot: memory,
