@@ -36,6 +36,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CACHE = ROOT / "build" / "web-cache"  # downloaded wheels, so a rebuild needs no network
+#: fsm's wheel whole, as built: JupyterLite's notebooks need what the "try it" leaves out (the
+#: widget's bundled front end), so lite/build_lite.py takes it from here.
+WHOLE = ROOT / "build" / "web-whole"
 
 #: The pure-python wheels the worker installs: what ``import fsm`` and a step-through import.
 PINS = {
@@ -134,20 +137,21 @@ def own_wheel(out: Path) -> Path:
     return next(out.glob("fsm_timing_rules-*.whl"))
 
 
-def trim_wheel(wheel: Path) -> Path:
-    """Rewrite ``wheel`` without the files :data:`TRIM` and :data:`TRIM_SUFFIXES` name (its RECORD
-    rewritten to match)."""
+def trim_wheel(wheel: Path, folder: Path) -> Path:
+    """A copy of ``wheel`` in ``folder`` without the files :data:`TRIM` and :data:`TRIM_SUFFIXES`
+    name (its RECORD rewritten to match)."""
     with zipfile.ZipFile(wheel) as whl:
         files = {n: whl.read(n) for n in whl.namelist() if not n.startswith(TRIM) and not n.endswith(TRIM_SUFFIXES)}
     record = next(n for n in files if n.endswith(".dist-info/RECORD"))
     lines = [_record_line(n, d) for n, d in files.items() if n != record] + [f"{record},,"]
     files[record] = ("\n".join(lines) + "\n").encode()
-    partial = wheel.with_suffix(".part")
+    target = folder / wheel.name
+    partial = target.with_suffix(".part")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as out:
         for name, data in files.items():
             out.writestr(name, data)
-    partial.replace(wheel)
-    return wheel
+    partial.replace(target)
+    return target
 
 
 def build_id(out: Path, wheels: list[str]) -> str:
@@ -166,7 +170,8 @@ def build_web_assets(out: Path) -> Path:
     wheels = out / "wheels"
     shutil.rmtree(wheels, ignore_errors=True)
     wheels.mkdir()
-    own = trim_wheel(own_wheel(wheels))
+    WHOLE.mkdir(parents=True, exist_ok=True)
+    own = trim_wheel(own_wheel(WHOLE), wheels)
     for whl in [*pinned_wheels(), pure_pyyaml()]:
         shutil.copy2(whl, wheels / whl.name)
     names = [own.name, *sorted(p.name for p in wheels.glob("*.whl") if p != own)]
