@@ -3,11 +3,11 @@
 import { Controller, tips as pageTips } from "./controller.js";
 import { page } from "./page.js";
 import { Diagram } from "./diagram.js";
-import { layoutAhead, provideViz } from "./layout.js";
+import { layoutAhead, provideViz, provideVizAt } from "./layout.js";
 import { plan as linePlan } from "./log_lines.js";
 import { mountPuzzle } from "./puzzle.js";
 
-export { provideViz }; // a host with Graphviz of its own (the browser edition) hands it over
+export { provideViz, provideVizAt }; // a host with Graphviz of its own (the browser edition) hands it over
 
 const controllers = new WeakMap(); // one per model: two views of one widget share its frames
 
