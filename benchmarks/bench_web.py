@@ -8,15 +8,17 @@ parsed, as an impatient reader would.  Measured in the page's own clock (``perfo
 navigation start):
 
 * **first interactive**: page load → the first legal-move buttons drawn; with an **empty cache** (a new
-  browser context per run) and a **warm** one (the same context, the page opened again); with the times
-  the worker reported "Python ready" and "scenario opening", to show what dominates;
+  browser context per run) and a **warm** one (the same context, the page opened again: Python restored
+  from the memory snapshot the first visit left in Cache Storage, ``front/snapshot.js``); with the
+  stages the worker reported on the way, and how each visit's Python started, to show what dominates;
 * the **floor** of that, in the same session: a bare Web Worker that only starts the same pyodide and
   runs ``1+1`` (empty cache); the report gives first interactive as a multiple of it;
 * **a move in the page**: click of the first move button → the page redrawn (the move's frames back
   from the worker), ``--moves`` times, each undone in between (undo needs no worker); median and p90;
   its anchor is the same request handled by the Python step-through in CPython in this process
   (``StepThrough._message``), whose median the page's is reported as a multiple of;
-* **bytes** of the first visit (response bodies, empty cache), and the largest files.
+* **bytes** of the first visit (response bodies, empty cache, up to the diagram drawn), and the largest
+  files.
 
 The issue's targets: first interactive ≤ 8 s empty cache, ≤ 3 s warm; median move ≤ 100 ms.
 """
@@ -80,7 +82,19 @@ async () => {
 """
 
 
-def first_interactive(context: Any, url: str) -> tuple[float, dict[str, float]]:
+def body_size(request: Any) -> int:
+    """A response's body in bytes.  Chromium reports 0 for a Worker's own script (worker.js, viz.js:
+    1.5 MB), so the server's Content-Length is taken where it says more (http.server sends it, uncompressed)."""
+    reported = int(request.sizes()["responseBodySize"])
+    response = request.response()
+    length = response.headers.get("content-length", "") if response is not None else ""
+    return max(reported, int(length)) if length.isdigit() else reported
+
+
+def first_interactive(context: Any, url: str) -> tuple[float, dict[str, float], str]:
+    """First interactive, the stages seen on the way, and how Python started ("fresh" or "snapshot").
+    The page is left once its diagram is drawn and, after a fresh start, the worker has stored its
+    snapshot (or failed to): a reader who saw the moves stays that long."""
     page = context.new_page()
     page.set_default_timeout(300_000)
     page.add_init_script(PRESS)
@@ -89,8 +103,12 @@ def first_interactive(context: Any, url: str) -> tuple[float, dict[str, float]]:
         "() => document.querySelector('.fsm-tryit .fsm-move') && performance.now()", polling="raf"
     ).json_value()
     stages = page.evaluate("window.__stages")
+    boot = page.get_attribute(".fsm-tryit", "data-boot") or ""
+    page.wait_for_selector(".fsm-tryit svg")
+    if boot == "fresh":
+        page.wait_for_selector(".fsm-tryit[data-snapshot]")
     page.close()
-    return float(at), stages
+    return float(at), stages, boot
 
 
 def cpython_moves(scenario: Path, n: int) -> list[float]:
@@ -133,7 +151,7 @@ def main() -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             guard = OnlyHere(server.url)
-            cold, warm, stages, floor = [], [], [], []
+            cold, warm, stages, warm_stages, floor, boots = [], [], [], [], [], []
             sizes: Counter[str] = Counter()
             for run in range(args.runs):
                 context = browser.new_context(viewport=SMALL)
@@ -142,14 +160,18 @@ def main() -> int:
 
                 def count(request: Any, counting: list[bool] = counting) -> None:
                     if counting[0]:
-                        sizes.update({request.url: request.sizes()["responseBodySize"]})
+                        sizes.update({request.url: body_size(request)})
 
                 context.on("requestfinished", count)
-                at, seen = first_interactive(context, url)
+                at, seen, boot = first_interactive(context, url)
                 counting[0] = False
                 cold.append(at)
                 stages.append(seen)
-                warm.append(first_interactive(context, url)[0])
+                boots.append(boot)
+                at, seen, boot = first_interactive(context, url)
+                warm.append(at)
+                warm_stages.append(seen)
+                boots.append(boot)
                 if run == args.runs - 1:
                     page = context.new_page()
                     page.set_default_timeout(300_000)
@@ -176,6 +198,8 @@ def main() -> int:
             "first_interactive_cold_ms": cold,
             "first_interactive_warm_ms": warm,
             "stages_cold_ms": stages,
+            "stages_warm_ms": warm_stages,
+            "boots": boots,
             "floor_pyodide_boot_cold_ms": floor,
             "cold_over_floor": med(cold) / med(floor),
             "move_ms": moves,
@@ -196,8 +220,11 @@ def main() -> int:
     print(f"first interactive, warm cache:  median {med(warm):.0f} ms {[round(x) for x in warm]}")
     ratio = out["cold_over_floor"]
     print(f"  floor (bare pyodide boot in a worker, empty cache): median {med(floor):.0f} ms; ratio {ratio:.2f}×")
+    print(f"  how Python started, empty then warm, per run: {boots}")
     first = json.dumps({k: round(v) for k, v in stages[0].items()}, ensure_ascii=False)
     print(f"  stages of the first run (ms since navigation): {first}")
+    again = json.dumps({k: round(v) for k, v in warm_stages[0].items()}, ensure_ascii=False)
+    print(f"  stages of its warm visit: {again}")
     print(f"a move in the page: median {med(moves):.1f} ms, p90 {out['move_p90_ms']:.1f} ms (n={len(moves)})")
     print(f"  anchor: the same request in CPython: median {med(anchor):.1f} ms; ratio {out['move_over_cpython']:.2f}×")
     print(f"first visit: {total / 1e6:.2f} MB in response bodies; largest:")

@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -64,14 +65,30 @@ def chromium_path() -> str | None:
     return found if found and Path(found).exists() else None
 
 
-def wait_for(what: str, ok: Callable[[], bool], timeout: float, lab: Lab) -> None:
-    """Poll ``ok`` until it holds; past ``timeout`` seconds fail, with the server's log to say why."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+#: How long a kernel counts as still working after its last message (JupyterLab's ``last_activity``).
+WORKING = 5.0
+
+
+def wait_for(what: str, ok: Callable[[], bool], timeout: float, lab: Lab, cap: float = 6.0) -> None:
+    """Poll ``ok`` until it holds; fail once it has not held for ``timeout`` seconds of an idle kernel.
+
+    The deadline follows the kernel's progress: while the lab's kernel is busy, or sent a message in
+    the last ``WORKING`` seconds, the wait goes on (a loaded machine makes a kernel slower, not wrong),
+    up to ``cap`` times ``timeout`` in all.  A kernel that is idle and done, with ``ok`` still false,
+    fails after ``timeout`` as before, with the server's log to say why."""
+    start = time.monotonic()
+    deadline, last = start + timeout, start + timeout * cap
+    while True:
         if ok():
             return
+        now = time.monotonic()
+        if now >= deadline:
+            if now < last and lab.kernel_working():
+                deadline = now + WORKING
+            else:
+                idle = "" if now < last else f" (gave up after {now - start:.0f} s of a working kernel)"
+                raise AssertionError(f"timed out waiting for {what}{idle}\n--- server log ---\n{lab.log_tail()}")
         time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}\n--- server log ---\n{lab.log_tail()}")
 
 
 def free_port() -> int:
@@ -101,6 +118,36 @@ class Lab:
             return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return "(no server log)"
+
+    def kernels(self) -> list[dict[str, Any]]:
+        """The server's running kernels (``/api/kernels``): ``execution_state``, ``last_activity``, ..."""
+        with urllib.request.urlopen(f"{self.url}/api/kernels?token={self.token}", timeout=5) as r:  # noqa: S310 - our 127.0.0.1
+            kernels: list[dict[str, Any]] = json.load(r)
+        return kernels
+
+    def kernels_idle(self) -> bool:
+        """Every kernel is idle (and there is one).  A kernel that is still starting can make the
+        server answer 500 (jupyter_server reads its ``last_activity`` before it has one): not idle."""
+        try:
+            kernels = self.kernels()
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+        return bool(kernels) and all(k["execution_state"] == "idle" for k in kernels)
+
+    def kernel_working(self, within: float = WORKING) -> bool:
+        """Some kernel is starting or busy, or has sent a message in the last ``within`` seconds."""
+        try:
+            kernels = self.kernels()
+        except urllib.error.HTTPError:
+            return True  # it answers, but a kernel is mid-start (see kernels_idle)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False  # a server that does not answer is not making progress
+        now = datetime.now(UTC)
+        return any(
+            k["execution_state"] in ("busy", "starting")
+            or (now - datetime.fromisoformat(k["last_activity"])).total_seconds() < within
+            for k in kernels
+        )
 
     def stop(self) -> None:
         """Stop the server we started, by its own PID: terminate, wait, kill if it will not go."""

@@ -302,14 +302,15 @@ def test_a_saved_notebook_reopens_without_widget_errors_and_stays_as_committed(c
             page.locator(f"{PANEL} .jp-Cell").first.click()
             page.keyboard.press("Control+s")
 
-            def written() -> bool:  # saved, and whole: the server may be mid-write when the time changes
+            def written() -> bool:  # saved, and whole: the server writes in place, so it may be mid-write
                 if saved.stat().st_mtime_ns == before:
                     return False
+                data = saved.read_bytes()
                 try:
-                    json.loads(saved.read_bytes())
+                    json.loads(data)
                 except ValueError:
                     return False
-                return True
+                return data.endswith(b"\n")  # nbformat writes the closing newline last, on its own
 
             wait_for("the notebook to be saved", written, 30, lab)
             assert saved.read_bytes() == (REPO / "notebooks" / NOTEBOOK).read_bytes(), "saving changed the file"

@@ -6,8 +6,6 @@ JupyterLab API (tests/js/ drive it with a stand-in model)."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,12 +20,6 @@ PAGE_STATE = """() => {
   const p = globalThis[Symbol.for('fsm.step-through.page')];
   return p && {thread: p.thread, svgs: p.svgs.size};
 }"""
-
-
-def _kernels_idle(lab: Lab) -> bool:
-    with urllib.request.urlopen(f"{lab.url}/api/kernels?token={lab.token}", timeout=5) as r:  # noqa: S310 - our 127.0.0.1
-        kernels = json.load(r)
-    return bool(kernels) and all(k["execution_state"] == "idle" for k in kernels)
 
 
 @pytest.fixture
@@ -77,12 +69,12 @@ def test_tim_ctr_2_the_step_through_runs_in_notebook_7(chromium: str, server: La
             page.set_default_timeout(60_000)
             page.goto(f"{server.url}/notebooks/01_ability_kinds.ipynb?token={server.token}")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-            wait_for("the kernel", lambda: _kernels_idle(server), 90, server)
+            wait_for("the kernel", lambda: server.kernels_idle(), 90, server)
             page.locator(".jp-Notebook .jp-Cell").first.click()
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
             page.wait_for_selector(".fsm-step .fsm-diagram svg g.node.fsm-on", timeout=120_000)
-            wait_for("Run All to finish", lambda: _kernels_idle(server), 180, server)
+            wait_for("Run All to finish", lambda: server.kernels_idle(), 180, server)
             steps = page.locator(".fsm-step")
             wait_for(
                 "every diagram", lambda: page.locator(".fsm-step .fsm-diagram svg").count() == steps.count(), 90, server

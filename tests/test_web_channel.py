@@ -31,12 +31,13 @@ def ask(sent: list[dict], request: dict, lang: str = "en") -> dict:
 
 
 def test_the_channel_carries_what_the_widget_carries() -> None:
-    """Same words, title, script and first game message as the anywidget view."""
+    """Same words, parts, title, script and first game message as the anywidget view."""
     out: list[str] = []
     plain = StepThrough.from_scenario(FIZZLE, lang="ja", view=lambda **kw: Channel(**kw, sink=out.append))
     widget = StepThrough.from_scenario(FIZZLE, lang="ja")
     assert json.loads(plain.widget.traits()) == {
         "words": widget.widget.words,
+        "parts": widget.widget.parts,
         "title": widget.widget.title,
         "script": widget.widget.script,
     }

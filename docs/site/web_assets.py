@@ -4,14 +4,18 @@
 
 * ``pyodide/`` -- the interpreter and standard library, copied from the npm package ``pyodide``
   (``npm ci``; package.json pins the version JupyterLite's kernel pins);
-* ``wheels/`` -- the project's own wheel, built now, and the pure-python wheels ``import fsm`` and a
+* ``wheels/`` -- the project's own wheel, built now and trimmed of what the page never reads
+  (:data:`TRIM`, :data:`TRIM_SUFFIXES`), and the pure-python wheels ``import fsm`` and a
   step-through need, at the pinned versions below (``pip download``, kept in ``build/web-cache``);
   PyYAML's pure-python ``yaml/`` package repacked as a ``py3-none-any`` wheel of the same name and
   version (its sdist does not build offline here; it runs without its C part); ``wheels/index.json``
-  lists them;
+  lists them, with pyodide's version and the build's id (:func:`build_id`), which key the memory
+  snapshot a visitor's browser keeps (``front/snapshot.js``), so a new build never restores an old
+  one;
 * ``scenarios/`` -- the scenario library, which the "try it" of each page opens;
-* ``try.js``, ``worker.js``, ``step.css`` -- the page's front end and its Web Worker, bundled by
-  esbuild with Graphviz in WebAssembly (``@viz-js/viz``) (``scripts/build_front.mjs --web``).
+* ``try.js``, ``worker.js``, ``viz.js``, ``step.css`` -- the page's front end, its Web Worker, and
+  Graphviz in WebAssembly (``@viz-js/viz``), which the page starts in a Worker of its own, bundled by
+  esbuild (``scripts/build_front.mjs --web``).
 
 Left out on purpose: Graphviz and fontTools (the page draws with ``@viz-js/viz``; no SVG is made in
 Python), Sphinx, ipywidgets and anywidget (the worker drives a :class:`fsm.notebook.channel.Channel`),
@@ -32,6 +36,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CACHE = ROOT / "build" / "web-cache"  # downloaded wheels, so a rebuild needs no network
+#: fsm's wheel whole, as built: JupyterLite's notebooks need what the "try it" leaves out (the
+#: widget's bundled front end), so lite/build_lite.py takes it from here.
+WHOLE = ROOT / "build" / "web-whole"
 
 #: The pure-python wheels the worker installs: what ``import fsm`` and a step-through import.
 PINS = {
@@ -40,6 +47,11 @@ PINS = {
     "pyparsing": "3.3.3",  # pydot's
 }
 PYYAML = "6.0.4"
+#: What the worker never reads of the project's wheel: the notebook's bundled front end (the site
+#: serves its own), the ``.po`` sources of the ``.mo`` catalogues, the Sphinx extension.  Each file
+#: left out is one less to download, unpack and keep in the snapshot.
+TRIM = ("fsm/notebook/static/", "fsm/sphinx/")
+TRIM_SUFFIXES = (".po",)
 #: Files of the npm package the browser never asks for.
 PYODIDE_SKIP = ("*.map", "*.d.ts", "console*.html", "README.md")
 
@@ -125,21 +137,51 @@ def own_wheel(out: Path) -> Path:
     return next(out.glob("fsm_timing_rules-*.whl"))
 
 
+def trim_wheel(wheel: Path, folder: Path) -> Path:
+    """A copy of ``wheel`` in ``folder`` without the files :data:`TRIM` and :data:`TRIM_SUFFIXES`
+    name (its RECORD rewritten to match)."""
+    with zipfile.ZipFile(wheel) as whl:
+        files = {n: whl.read(n) for n in whl.namelist() if not n.startswith(TRIM) and not n.endswith(TRIM_SUFFIXES)}
+    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
+    lines = [_record_line(n, d) for n, d in files.items() if n != record] + [f"{record},,"]
+    files[record] = ("\n".join(lines) + "\n").encode()
+    target = folder / wheel.name
+    partial = target.with_suffix(".part")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as out:
+        for name, data in files.items():
+            out.writestr(name, data)
+    partial.replace(target)
+    return target
+
+
+def build_id(out: Path, wheels: list[str]) -> str:
+    """A digest of what the worker's Python state is made of: pyodide's version, the wheels, the worker."""
+    digest = hashlib.sha256()
+    version = json.loads((out / "pyodide" / "package.json").read_text(encoding="utf-8"))["version"]
+    parts = [(out / "wheels" / name) for name in wheels] + [out / "worker.js"]
+    for part in [version.encode(), *(p.name.encode() + p.read_bytes() for p in parts)]:
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()[:20]
+
+
 def build_web_assets(out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     copy_pyodide(out)
     wheels = out / "wheels"
     shutil.rmtree(wheels, ignore_errors=True)
     wheels.mkdir()
-    own = own_wheel(wheels)
+    WHOLE.mkdir(parents=True, exist_ok=True)
+    own = trim_wheel(own_wheel(WHOLE), wheels)
     for whl in [*pinned_wheels(), pure_pyyaml()]:
         shutil.copy2(whl, wheels / whl.name)
     names = [own.name, *sorted(p.name for p in wheels.glob("*.whl") if p != own)]
-    (wheels / "index.json").write_text(json.dumps({"wheels": names}, indent=1) + "\n", encoding="utf-8")
     scenarios = out / "scenarios"
     shutil.rmtree(scenarios, ignore_errors=True)
     shutil.copytree(ROOT / "scenarios", scenarios, ignore=shutil.ignore_patterns("*.md"))
     _run(["node", "scripts/build_front.mjs", "--web", str(out)])
+    version = json.loads((out / "pyodide" / "package.json").read_text(encoding="utf-8"))["version"]
+    index = {"wheels": names, "pyodide": version, "build": build_id(out, names)}
+    (wheels / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     return out
 
 

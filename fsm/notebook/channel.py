@@ -1,5 +1,5 @@
 """The step-through's page side without a widget: what :class:`~fsm.notebook.step_view.StepView`
-syncs (``words``, ``title``, ``script``) and its custom messages, as plain Python.
+syncs (``words``, ``parts``, ``title``, ``script``) and its custom messages, as plain Python.
 
 The browser edition runs :class:`~fsm.notebook.step_through.StepThrough` in pyodide inside a Web
 Worker, where there is no Jupyter kernel and no ipywidgets: the worker hands each message the
@@ -20,8 +20,15 @@ Handler = Callable[[Any, dict[str, Any], Any], None]
 class Channel:
     """A stand-in for the anywidget view: the same traits and ``send`` / ``on_msg``."""
 
-    def __init__(self, words: dict[str, str], title: str, script: list[str], sink: Callable[[str], Any]) -> None:
-        self.words, self.title, self.script = words, title, script
+    def __init__(
+        self,
+        words: dict[str, str],
+        title: str,
+        script: list[str],
+        sink: Callable[[str], Any],
+        parts: dict[str, Any] | None = None,
+    ) -> None:
+        self.words, self.title, self.script, self.parts = words, title, script, parts or {}
         self._sink = sink
         self._handlers: list[Handler] = []
 
@@ -39,4 +46,5 @@ class Channel:
 
     def traits(self) -> str:
         """The synced traits as JSON text, for the page's model shim."""
-        return json.dumps({"words": self.words, "title": self.title, "script": self.script}, ensure_ascii=False)
+        traits = {"words": self.words, "parts": self.parts, "title": self.title, "script": self.script}
+        return json.dumps(traits, ensure_ascii=False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -35,6 +36,14 @@ FrameData = dict[str, Any]
 
 #: A clause badge of :func:`fsm.notebook.step_html.clause_badge`: its summary is sent once per page.
 _BADGE = re.compile(r'<span class="fsm-clause" title="([^"]*)">([^<]*)</span>')
+
+
+#: The shapes most log lines take (:meth:`~fsm.notebook.step_html.Painter.log_line`, its badge's tooltip
+#: taken out): a line of one of them crosses the wire as its two parts (:mod:`fsm.notebook.wire`).
+LOG_FORMS = [
+    "<div class='fsm-log-line'>&nbsp;&nbsp;<span class=\"fsm-clause\">{a}</span> {b}</div>",
+    "<div class='fsm-log-move'><b>▸ {a}</b> <span class=\"fsm-clause\">{b}</span></div>",
+]
 
 
 def follow(trace: Trace, decision: bool) -> str:
@@ -68,14 +77,17 @@ class FrameWriter:
         self.known: dict[str, drawing.Drawing] = {}  # every drawing made, to send again to a new page
         self.tips: dict[str, str] = {}  # clause ID -> the catalogue's summary, the badges' tooltips
         self.new_tips: dict[str, str] = {}  # the ones not sent yet
+        self.page_tips: set[str] = set()  # the clause IDs whose tooltips the page has (any step-through's)
 
     def badges(self, text: str) -> str:
         """HTML with its clause badges' tooltips taken out (the page has them: ``clauses``)."""
 
         def cut(m: re.Match[str]) -> str:
-            if m.group(2) not in self.tips:
-                self.tips[m.group(2)] = self.new_tips[m.group(2)] = html.unescape(m.group(1))
-            return f'<span class="fsm-clause">{m.group(2)}</span>'
+            clause = m.group(2)
+            if clause not in self.page_tips:
+                self.tips[clause] = self.new_tips[clause] = html.unescape(m.group(1))
+                self.page_tips.add(clause)
+            return f'<span class="fsm-clause">{clause}</span>'
 
         return _BADGE.sub(cut, text)
 
@@ -95,6 +107,19 @@ class FrameWriter:
             )
         return text
 
+    def parts(self) -> dict[str, Any]:
+        """What every frame's panels share, given to the page once as its ``parts`` trait (front/wire.js):
+        the header's template while a move is replayed, the chain panel's heading, the log lines' forms."""
+        return {
+            "replaying": self.painter.replaying("{move}", "{n}", "{total}"),
+            "chain_head": self.badges(self.painter.chain_head()),
+            "log_forms": LOG_FORMS,
+        }
+
+    def page_has(self, tips: Collection[str]) -> None:
+        """The page has these tooltips (another step-through of it was sent them): not sent again."""
+        self.page_tips.update(t for t in tips if isinstance(t, str))
+
     def take_tips(self) -> dict[str, str]:
         """The tooltips written since the last call."""
         out, self.new_tips = self.new_tips, {}
@@ -107,15 +132,20 @@ class FrameWriter:
 
     def frames(
         self, frames: Sequence[Frame], entries: Sequence[LogEntry], first: int, script: Script
-    ) -> tuple[list[FrameData], dict[str, drawing.Drawing]]:
-        """Frames ``first`` onwards as JSON (the game stands at the last one's decision), and the
-        drawings they use that the page does not have yet."""
+    ) -> tuple[list[FrameData], dict[str, drawing.Drawing], list[tuple[str, int, int]]]:
+        """Frames ``first`` onwards as JSON (the game stands at the last one's decision), the
+        drawings they use that the page does not have yet, and each frame's label as its header
+        writes it with its step number and its move's number of frames (:func:`fsm.notebook.wire.encode`)."""
         out: list[FrameData] = []
         new: dict[str, drawing.Drawing] = {}
+        steps: list[tuple[str, int, int]] = []
         chain_before = ""
+        counts = Counter(f.move for f in frames)
+        # the step number of a frame within its move (a move's frames come one after another)
+        n = sum(1 for f in frames[:first] if f.move == frames[first].move) if first < len(frames) else 0
         for i in range(first, len(frames)):
             f = frames[i]
-            same = [j for j, g in enumerate(frames) if g.move == f.move]
+            n = n + 1 if i == first or frames[i - 1].move == f.move else 1
             start = frames[i - 1].end if i else 0
             trace = f.trace or live_view.now(self.game)
             views = live_view.views(self.game, trace, self.lang)
@@ -126,12 +156,13 @@ class FrameWriter:
                     self.sent.add(key)
                     new[key] = made
             chain = self.painter.chain(f.trace or trace)
-            n = same.index(i) + 1
+            total = counts[f.move]
+            steps.append((f.label, n, total))
             data: FrameData = {
                 "move": f.move,
                 "decision": f.decision,
                 "label": self.label(f),
-                "header": self.badges(self.painter.header(f, None if f.decision else (n, len(same)))),
+                "header": self.badges(self.painter.header(f, None if f.decision else (n, total))),
                 "chain": None if chain == chain_before else self.badges(chain),  # None: as the frame before
                 "log": [self.badges(self.painter.log_line(e)) for e in entries[start : f.end]],
                 "views": {name: drawing.highlight(v) for name, v in views.items()},
@@ -141,7 +172,7 @@ class FrameWriter:
             if f.decision and i == len(frames) - 1:
                 data.update(self.decision(script))
             out.append(data)
-        return out, new
+        return out, new, steps
 
     def decision(self, script: Script) -> FrameData:
         """What a decision frame adds: the legal moves (the script's next one marked) and the script's place."""
@@ -167,10 +198,13 @@ class FrameWriter:
         rules = self.game.rules
         specs = {rules.kind(key, sync) for key in rules.kinds for sync in (False, True)}
         machines: list[type[StateChart]] = [type(self.game.flow), CounterChain, *map(procedure_class, specs)]
-        return {k: d for k, d in drawing.every_drawing(machines, self.lang).items() if k not in have}
+        out = {k: d for k, d in drawing.every_drawing(machines, self.lang).items() if k not in have}
+        self.sent.update(have, out)  # a frame that shows one later need not send it again
+        return out
 
     def resend(self, data: Sequence[FrameData]) -> dict[str, drawing.Drawing]:
         """Every drawing ``data`` uses, for a page that has none yet."""
         keys = {v["key"] for f in data for v in f["views"].values()}
         self.sent = set(keys)
+        self.page_tips = set(self.tips)  # a new page: every tooltip again (``hello``)
         return {k: self.known[k] for k in keys}

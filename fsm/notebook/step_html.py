@@ -117,17 +117,7 @@ class Painter:
         """Who decides and why; while a move is replayed, which step of it is shown."""
         g, t = self.game, self.game.table
         if steps is not None:
-            n, total = steps
-            text = "▶ " + self.say(
-                N_(
-                    "replaying <b>{move}</b> — step {n} of {total}; "
-                    "press <b>step</b> (or → on the timeline) or <b>to the decision</b>"
-                ),
-                move=esc(frame.label),
-                n=n,
-                total=total,
-            )
-            return self._box(text, "#b45309", self.say(N_("the engine's own trace, played back: no rule is run again")))
+            return self.replaying(esc(frame.label), *steps)
         actor = g.actor()
         if actor is None:
             text = self.say(N_("nobody has a move here"))
@@ -156,10 +146,24 @@ class Painter:
             )
         return self._box(text, self.colour(actor), where)
 
+    def replaying(self, move: str, n: int | str, total: int | str) -> str:
+        """The header while a move is replayed: its label (as HTML) and which step of it is shown
+        (with ``"{move}"``, ``"{n}"``, ``"{total}"``: the page's template, front/wire.js)."""
+        text = "▶ " + self.say(
+            N_(
+                "replaying <b>{move}</b> — step {n} of {total}; "
+                "press <b>step</b> (or → on the timeline) or <b>to the decision</b>"
+            ),
+            move=move,
+            n=n,
+            total=total,
+        )
+        return self._box(text, "#b45309", self.say(N_("the engine's own trace, played back: no rule is run again")))
+
     @staticmethod
     def _box(text: str, colour: str, small: str) -> str:
         return (
-            f"<div style='font-size:14px;padding:2px 6px;border-left:6px solid {colour};background:#f7f7f7'>"
+            f"<div class='fsm-box' style='border-left-color:{colour}'>"  # the rest of its look is step.css's
             f"{text}<br><small>{esc(small)}</small></div>"
         )
 
@@ -167,24 +171,27 @@ class Painter:
     def chain(self, trace: Trace | None) -> str:
         """The chain as a stack, top first, as the frame's trace has it (no diagram run)."""
         links = trace.links if trace else ()
-        head = (
+        head = self.chain_head()
+        if not links:
+            return head + f"<div style='color:#777;font-size:12px'>({self.say(SHOWN['empty'])})</div>"
+        moving = trace.link if trace else None
+        rows = []
+        for i, link in enumerate(reversed(links)):
+            # the colours are step.css's: the link moving amber, the top pale, the others blue
+            kind = " class='fsm-link-moving'" if link.seq == moving else (" class='fsm-link-top'" if i == 0 else "")
+            label = esc(link_label(self.game, link, self.lang))
+            rows.append(f"<tr{kind}><td>{label}</td><td>{self._state_mark(link)}</td></tr>")
+        return head + "<table>" + "".join(rows) + "</table>"
+
+    def chain_head(self) -> str:
+        """The chain panel's heading, the same in every frame (the page has it once: front/wire.js)."""
+        return (
             f"<div class='fsm-h'>{self.term(SHOWN['the_chain'])} — "
             + self.say(N_("top first: the newest resolves first"))
             + " "
             + clause_badge("TIM-CTR-3")
             + "</div>"
         )
-        if not links:
-            return head + f"<div style='color:#777;font-size:12px'>({self.say(SHOWN['empty'])})</div>"
-        moving = trace.link if trace else None
-        rows = []
-        for i, link in enumerate(reversed(links)):
-            fill = "#fde68a" if link.seq == moving else ("#fffbe6" if i == 0 else "#dbeafe")
-            rows.append(
-                f"<tr style='background:{fill}'><td>{esc(link_label(self.game, link, self.lang))}</td>"
-                f"<td style='white-space:normal'>{self._state_mark(link)}</td></tr>"
-            )
-        return head + "<table>" + "".join(rows) + "</table>"
 
     def _state_mark(self, link: Link) -> str:
         spec = self.game.spec_of(link.item())
@@ -205,7 +212,7 @@ class Painter:
         where = self._machine_words(e)
         return (
             f"<div class='fsm-log-line'>&nbsp;&nbsp;{clause_badge(e.clause)} {esc(e.text)}"
-            + (f" <small style='color:#888'>({esc(where)})</small>" if where else "")
+            + (f" <small class='fsm-where'>({esc(where)})</small>" if where else "")
             + self._checked(e)
             + "</div>"
         )

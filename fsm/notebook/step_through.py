@@ -43,6 +43,7 @@ from fsm.engine.game import Game, LogEntry, Snapshot
 from fsm.errors import BadInput, RuleViolation
 from fsm.i18n import N_, _
 from fsm.machines.procedures import procedure_class
+from fsm.notebook import wire
 from fsm.notebook.step_frames import FrameData, FrameWriter
 from fsm.notebook.step_html import PLAYER_COLOURS, clause_badge, esc
 from fsm.notebook.timeline import Frame, frames, is_move_echo
@@ -175,8 +176,10 @@ class StepThrough:
         self.cursor = len(self.frames) - 1
         self._at = 0  # the decision point the game's table stands at
         self.data: list[FrameData] = []  # the frames as the page has them
+        self.parts = self.writer.parts()  # what every frame shares: the page has it once, a trait
         self.widget = (view or widget)(
             words=words(lang),
+            parts=self.parts,
             title=self.writer.title(title, self.clauses),
             script=[self.writer.script_line(s) for s in self.script.steps],
         )
@@ -304,25 +307,7 @@ class StepThrough:
 
     def try_move(self, move: Move | str) -> str:
         """Is this move legal now, and if not, which rule forbids it?  Changes nothing."""
-        text = str(move).strip()
-        if not text:
-            return self.why.show(self.why.say(N_("type a move first, e.g. <code>A: pass</code>")), ok=False)
-        try:
-            verdict = self.game.why_not(move if isinstance(move, Move) else text)
-        except BadInput as err:  # e.g. a unit or ability that does not exist on this table
-            return self.why.unreadable(err)
-        except Exception as err:  # noqa: BLE001 - a reader's typo must never end in a traceback
-            said = self.why.say(N_("could not check this move ({kind}: {error})"))
-            return self.why.show(said.format(kind=type(err).__name__, error=esc(err)), ok=False)
-        if verdict.legal:
-            said = self.why.say(N_("<b>{move}</b> is legal here — press “play it” to play it"))
-            return self.why.show(said.format(move=esc(text)), ok=True)
-        if not verdict.clause:
-            return self.why.unreadable(verdict.message)
-        said = self.why.say(N_("<b>{move}</b> is refused {clause} {message}"))
-        return self.why.show(
-            said.format(move=esc(text), clause=clause_badge(verdict.clause), message=esc(verdict.message)), ok=False
-        )
+        return self.why.show(*self.why.answer(self.game, move))
 
     def next_in_script(self) -> None:
         """Play the script's next move, or show the refusal the script expects next."""
@@ -342,8 +327,10 @@ class StepThrough:
             s.pos += 1
             self.points[self._at] = _Point(self.points[self._at].snapshot, s.pos, s.off)
             first = next(i for i, f in enumerate(self.frames) if f.move == self._at and f.decision)
-            self.try_move(step.text)  # the refusal the script expects, shown with the move typed in
-            self._send_from(first, why=(self.why.html, None), typed=step.text)
+            said, _legal = self.why.answer(
+                self.game, step.text
+            )  # the refusal the script expects, with the move typed in
+            self._send_from(first, why=(said, None), typed=step.text, patch=True)  # one message: the script moved
             return
         self.play(step.text)
 
@@ -393,11 +380,20 @@ class StepThrough:
         self._at = point
 
     # ------------------------------------------------------------------ talking to the page
-    def _send_from(self, first: int, why: tuple[str, bool | None] | None = None, typed: str = "") -> None:
-        """Send frames ``first`` onwards (the page keeps the ones before), the cursor and the why box."""
-        new, drawings = (
-            self.writer.frames(self.frames, self.entries, first, self.script) if first < len(self.frames) else ([], {})
+    def _send_from(
+        self, first: int, why: tuple[str, bool | None] | None = None, typed: str = "", patch: bool = False
+    ) -> None:
+        """Send frames ``first`` onwards (the page keeps the ones before; ``patch``: it has frame ``first``,
+        only some of it changed: :mod:`fsm.notebook.wire`), the cursor and the why box."""
+        new, drawings, steps = (
+            self.writer.frames(self.frames, self.entries, first, self.script)
+            if first < len(self.frames)
+            else ([], {}, [])
         )
+        if new and "moves" in new[-1]:  # the decision the game stands at: the script's next refusal, answered ahead
+            new[-1]["refusal"] = self.why.expected(self.game, self.script)
+        before = self.data[first - 1] if 0 < first <= len(self.data) else None
+        old = self.data[first] if patch and first < len(self.data) else None
         del self.data[first:]
         self.data.extend(new)
         message: dict[str, Any] = {
@@ -409,6 +405,7 @@ class StepThrough:
             "cursor": self.cursor,
             "length": len(self.frames),
         }
+        message.update(wire.changes(new, steps, before, old, self.parts))
         if why is not None:
             self.why.html = why[0]
             message["why"] = {"html": why[0], "ok": why[1], "typed": typed}
@@ -432,7 +429,7 @@ class StepThrough:
             )
             return
         if kind in ("viz", "ahead"):
-            return send_page_wide(self.widget, self.writer, kind, content.get("have"))
+            return send_page_wide(self.widget, self.writer, kind, content.get("have"), content.get("clauses"))
         point = int(content.get("point", self._at))
         if 0 <= point < len(self.points):
             if point < len(self.points) - 1:  # the page undid moves: their future is gone
@@ -450,12 +447,14 @@ class StepThrough:
             self.widget.send({"type": "table", "point": point, "html": self.writer.painter.table()})  # tooltips kept
 
 
-def send_page_wide(widget: Any, writer: FrameWriter, kind: str, have: object) -> None:
+def send_page_wide(widget: Any, writer: FrameWriter, kind: str, have: object, tips: object = None) -> None:
     """What a page is sent once, whichever step-through asks: Graphviz (``viz``, as a binary buffer),
-    or the drawings the game may show that the page has not got (``ahead``)."""
+    or the drawings the game may show that the page has not got (``ahead``; with it the page says
+    which clauses' tooltips it has, which are then not sent again)."""
     if kind == "viz":
         from fsm.notebook.step_view import viz_module  # here: the page side may be no widget (fsm.notebook.web)
 
         widget.send({"type": "viz"}, buffers=[viz_module()])
     else:
+        writer.page_has(tips if isinstance(tips, list) else ())
         widget.send({"type": "ahead", "drawings": writer.ahead(set(have) if isinstance(have, list) else ())})

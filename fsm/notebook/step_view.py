@@ -9,7 +9,8 @@ the page says ``hello`` and gets every frame and drawing, then ``ahead`` (with t
 the page has) and gets the other drawings the game may show; a ``play``, ``try``, ``script`` or
 ``table`` request names the decision point the page stands at; the kernel answers with a
 ``game`` message (frames from an index on, new drawings, the cursor), ``why`` or ``table``.
-The synced traits are the words of the labels, the title and the script's steps: set once.
+The synced traits are the words of the labels, what every frame shares (``parts``: templates the
+page fills, :mod:`fsm.notebook.wire`), the title and the script's steps: set once.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class StepView(anywidget.AnyWidget):
     """The page side of a :class:`~fsm.notebook.step_through.StepThrough`."""
 
     words = traitlets.Dict().tag(sync=True)
+    parts = traitlets.Dict().tag(sync=True)  # what every frame shares (fsm/notebook/wire.py)
     title = traitlets.Unicode().tag(sync=True)
     script: traitlets.List[str] = traitlets.List(traitlets.Unicode()).tag(sync=True)
 

@@ -22,6 +22,7 @@ from fsm.sphinx.directives import _FsmDirective, _lang
 WORDS: dict[str, Term] = {
     "label": Term("▶ このページで動かす", "▶ Try it in the page"),
     "loading_runtime": Term("Python (pyodide) を読み込んでいます…", "Loading Python (pyodide)…"),
+    "loading_restore": Term("前回の Python を復元しています…", "Restoring Python from your last visit…"),
     "loading_wheels": Term("規則エンジンを入れています…", "Installing the rules engine…"),
     "loading_scenario": Term("シナリオを開いています…", "Opening the scenario…"),
     "failed": Term("動かせませんでした", "Could not run it"),

@@ -109,12 +109,19 @@ test("each step-through asks for drawings ahead after the one before has its ans
   one.receive(game());
   two.receive({ ...game(), drawings: { Q: drawing("Q") } });
   await new Promise((r) => setTimeout(r, 0));
-  assert.deepEqual(one.sent.at(-1), { type: "ahead", have: ["P", "Q"] });
+  assert.deepEqual(one.sent.at(-1), { type: "ahead", have: ["P", "Q"], clauses: ["ACT-6"] });
   assert.ok(!two.sent.some((m) => m.type === "ahead"), "the second waits for the first's answer");
   one.receive({ type: "ahead", drawings: { F: drawing("F") } });
   await new Promise((r) => setTimeout(r, 0));
-  assert.deepEqual(two.sent.at(-1), { type: "ahead", have: ["P", "Q", "F"] });
+  assert.deepEqual(two.sent.at(-1), { type: "ahead", have: ["P", "Q", "F"], clauses: ["ACT-6"] });
   assert.deepEqual(Object.keys(a.ahead), ["F"]);
   assert.equal(b.ahead && Object.keys(b.ahead).length, 0);
   assert.ok(page().drawings.has("F"));
+  assert.equal(page().clauses["ACT-6"], "recheck"); // a tooltip any step-through of the page was sent
+  // a frame that shows a drawing sent ahead comes without it: the controller finds it all the same
+  one.receive({ ...game(), from: 0, drawings: {} });
+  assert.equal(a.store.drawings.F, undefined);
+  assert.deepEqual(a.drawing("F"), drawing("F"));
+  assert.deepEqual(b.drawing("F"), drawing("F"), "sent ahead to another step-through of the page");
+  assert.deepEqual(a.drawing("P"), game().drawings.P);
 });

@@ -84,12 +84,14 @@ test("start writes the scenario into the worker's files and posts ready with the
     },
   };
   const py = fakePyodide(web);
-  const onMessage = serve((m) => posted.push(m), async () => py, async (url) => new TextEncoder().encode(`yaml of ${url}`));
+  const runtime = async () => ({ py, boot: "snapshot" });
+  const onMessage = serve((m) => posted.push(m), runtime, async (url) => new TextEncoder().encode(`yaml of ${url}`));
   await onMessage({ type: "start", scenario: "../web/scenarios/x.yaml", lang: "ja" });
   assert.deepEqual(calls[0], ["/scenarios/x.yaml", "ja"]);
   assert.equal(new TextDecoder().decode(py.files.get("/scenarios/x.yaml")), "yaml of ../web/scenarios/x.yaml");
   assert.deepEqual(posted.map((m) => m.type), ["status", "ready"]);
   assert.equal(posted[1].traits.words.why, "なぜ不可?");
+  assert.equal(posted[1].boot, "snapshot"); // how Python started, for the page to say
   await onMessage({ type: "request", text: '{"type":"hello"}' });
   assert.deepEqual(calls[1], ['{"type":"hello"}', "ja"]);
 });
@@ -97,7 +99,7 @@ test("start writes the scenario into the worker's files and posts ready with the
 test("a scenario that does not open, a failed download and a request before start are messages", async () => {
   const posted = [];
   const web = { start: () => JSON.stringify({ error: "x.yaml:3: not valid YAML" }), receive() {} };
-  let onMessage = serve((m) => posted.push(m), async () => fakePyodide(web), async () => new Uint8Array());
+  let onMessage = serve((m) => posted.push(m), async () => ({ py: fakePyodide(web), boot: "fresh" }), async () => new Uint8Array());
   await onMessage({ type: "request", text: "{}" });
   await onMessage({ type: "start", scenario: "x.yaml", lang: "en" });
   assert.deepEqual(posted.filter((m) => m.type === "failed").map((m) => m.message), [

@@ -92,11 +92,16 @@ def kernel_wheels(cache: Path = CACHE) -> list[Path]:
 
 
 def web_wheels(web: Path) -> list[Path]:
-    """fsm's wheel and its dependencies', as ``web_assets.py`` listed them in ``wheels/index.json``."""
+    """fsm's wheel and its dependencies', as ``web_assets.py`` listed them in ``wheels/index.json``;
+    fsm's whole (``web_assets.WHOLE``): the "try it" copy leaves out the widget's front end."""
+    sys.path.insert(0, str(HERE.parent))
+    from web_assets import WHOLE
+
     index = web / "wheels" / "index.json"
     if not index.is_file():
         fail(f"{index} is missing: build the web assets first (python docs/site/web_assets.py)")
-    return [web / "wheels" / name for name in json.loads(index.read_text(encoding="utf-8"))["wheels"]]
+    names = json.loads(index.read_text(encoding="utf-8"))["wheels"]
+    return [WHOLE / name if (WHOLE / name).is_file() else web / "wheels" / name for name in names]
 
 
 def kernel_stand_ins() -> list[Path]:

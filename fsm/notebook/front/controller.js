@@ -7,6 +7,12 @@ import { PuzzleState, undoToSeat } from "./puzzle.js";
 
 const AHEAD_WAIT_MS = 10000; // a kernel that never answers does not hold up the page's other step-throughs
 
+/** Every clause tooltip the page was sent (clause ID -> summary), whichever step-through it came with:
+ * the kernels are told, so that none sends one again (`ahead`). */
+export function tips() {
+  return (page().clauses ??= {});
+}
+
 export class Controller {
   constructor(model) {
     this.model = model;
@@ -35,11 +41,12 @@ export class Controller {
 
   receive(msg, buffers = []) {
     if (msg.type === "game") {
-      if (!this.store.apply(msg)) {
+      if (!this.store.apply(msg, this.model.get("parts") || {})) {
         this.model.send({ type: "hello" });
         return;
       }
       this.remember(msg.drawings);
+      Object.assign(tips(), msg.clauses || {});
       if (!this.ready) this.askAhead();
       this.ready = true;
       this.busy = false;
@@ -69,6 +76,12 @@ export class Controller {
     }
   }
 
+  /** A drawing by its key: sent with this game's frames, or ahead (to any step-through of the page:
+   * a kernel never sends again what it sent ahead). */
+  drawing(key) {
+    return this.store.drawings[key] || page().drawings.get(key);
+  }
+
   /** Every drawing the page was sent, for any step-through of it to lay out (page.js). */
   remember(drawings = {}) {
     const known = page().drawings;
@@ -88,7 +101,7 @@ export class Controller {
             clearTimeout(timer);
             resolve();
           };
-          this.model.send({ type: "ahead", have: [...p.drawings.keys()] });
+          this.model.send({ type: "ahead", have: [...p.drawings.keys()], clauses: Object.keys(tips()) });
         }),
     );
   }
@@ -115,7 +128,16 @@ export class Controller {
     this.request("try", { move });
   }
 
+  /** The script's next step.  A refusal it expects came ahead with the decision frame (the kernel's own
+   * answer for this position): shown at once, while the kernel is told, and its answer changes nothing. */
   nextInScript() {
+    const s = this.store;
+    const f = s.frame;
+    if (!this.busy && f?.decision && s.cursor === s.last && f.refusal && f.script) {
+      s.frames[s.cursor] = { ...f, script: [f.script[0] + 1, f.script[1]], refusal: null };
+      this.why = { html: f.refusal.html, ok: null, typed: f.refusal.typed };
+      this.changed("frames");
+    }
     this.request("script");
   }
 

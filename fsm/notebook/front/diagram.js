@@ -1,5 +1,6 @@
 // The diagram box: each drawing laid out once per page (layout.js), then only classes change;
 // zoom (readable / fit / %), wheel zoom, drag pan, and a pan that keeps the current state in view.
+import { boxes, currentBox } from "./geometry.js";
 import { plan } from "./highlight.js";
 import { layout } from "./layout.js";
 import { page } from "./page.js";
@@ -11,8 +12,10 @@ function parse(svgText) {
   const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
   const svg = document.importNode(doc.documentElement, true);
   // ids are per page: two step-throughs showing one machine would clash, so they become data
+  const byId = new Map(); // and a step finds its nodes and edges here, not by searching the SVG
   for (const el of svg.querySelectorAll("[id]")) {
     el.dataset.fsm = el.id;
+    byId.set(el.id, el);
     el.removeAttribute("id");
   }
   for (const t of svg.querySelectorAll("text")) t.dataset.text = t.textContent;
@@ -21,7 +24,7 @@ function parse(svgText) {
   svg.setAttribute("width", `${w}px`);
   svg.setAttribute("height", `${h}px`);
   const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size")) || 14);
-  return { svg, w, h, minFont: Math.min(...sizes) * PX_PER_PT };
+  return { svg, w, h, minFont: Math.min(...sizes) * PX_PER_PT, byId, boxes: boxes(svgText, PX_PER_PT), marked: [] };
 }
 
 export class Diagram {
@@ -39,8 +42,28 @@ export class Diagram {
     this.listen();
   }
 
+  /** The box's size, measured once and then kept up to date by a ResizeObserver: a click that pans
+   * never makes the browser lay the page out to answer. */
   size() {
-    return { w: this.box.clientWidth || 600, h: this.box.clientHeight || 330 };
+    if (this.measured) return this.measured;
+    const now = { w: this.box.clientWidth || 600, h: this.box.clientHeight || 330 };
+    if (typeof ResizeObserver === "undefined") return now;
+    this.measured = now;
+    new ResizeObserver(([entry]) => {
+      const r = entry.contentRect;
+      this.measured = { w: r.width || 600, h: r.height || 330 };
+    }).observe(this.box);
+    return now;
+  }
+
+  /** Parse a drawing laid out already, before a click shows it (at idle: step.js), so that the
+   * click only swaps it in.  Returns false if it is not laid out yet. */
+  prepare(key) {
+    if (this.parsed.has(key)) return true;
+    const svgText = page().texts?.get(key);
+    if (svgText === undefined) return false;
+    this.parsed.set(key, { key, ...parse(svgText) });
+    return true;
   }
 
   async show(key, drawing, where) {
@@ -48,12 +71,12 @@ export class Diagram {
     if (!page().laid.has(key)) page().waits += 1;
     const svgText = await layout(key, drawing, this.fetchViz);
     if (asked !== this.asked) return; // a later step was asked for while this one was laid out
-    if (!this.parsed.has(key)) this.parsed.set(key, parse(svgText));
+    if (!this.parsed.has(key)) this.parsed.set(key, { key, ...parse(svgText) });
     const shown = this.parsed.get(key);
-    const fresh = this.current?.key !== key;
+    const fresh = this.current !== shown;
     if (fresh) {
       this.canvas.replaceChildren(shown.svg);
-      this.current = { key, ...shown };
+      this.current = shown; // itself, not a copy: it remembers what it has marked
     }
     this.mark(drawing, where);
     if (fresh) this.setZoom(this.zoom);
@@ -68,26 +91,42 @@ export class Diagram {
     this.apply();
   }
 
+  /** The highlight of `where`: only what differs from the one shown is touched. */
   mark(drawing, where) {
-    const svg = this.current.svg;
-    for (const el of svg.querySelectorAll(".fsm-on, .fsm-taken")) el.classList.remove("fsm-on", "fsm-taken");
-    for (const t of svg.querySelectorAll("text[class*='fsm-g-']")) {
-      t.textContent = t.dataset.text;
-      t.removeAttribute("class");
-    }
+    const shown = this.current;
     const p = plan(drawing, where);
-    const by = (id) => svg.querySelector(`[data-fsm="${CSS.escape(id)}"]`);
-    for (const id of p.on) by(id)?.classList.add("fsm-on");
-    for (const id of p.taken) by(id)?.classList.add("fsm-taken");
+    const want = new Map(); // element -> [classes, guard text or null]
+    const add = (el, cls, text = null) => {
+      if (!el) return;
+      const [classes, had] = want.get(el) || [[], null];
+      want.set(el, [[...classes, cls], text ?? had]);
+    };
+    for (const id of p.on) add(shown.byId.get(id), "fsm-on");
+    for (const id of p.taken) add(shown.byId.get(id), "fsm-taken");
     for (const g of p.guards) {
       for (const id of g.ids) {
-        for (const t of by(id)?.querySelectorAll("text") || []) {
-          if (t.dataset.text.trim() !== g.text) continue;
-          t.textContent = g.mark + t.dataset.text;
-          t.setAttribute("class", g.cls);
+        for (const t of shown.byId.get(id)?.querySelectorAll("text") || []) {
+          if (t.dataset.text.trim() === g.text) add(t, g.cls, g.mark + t.dataset.text);
         }
       }
     }
+    for (const el of shown.marked) {
+      if (want.has(el)) continue;
+      if (el.tagName === "text") {
+        el.textContent = el.dataset.text;
+        el.removeAttribute("class");
+      } else el.classList.remove("fsm-on", "fsm-taken");
+    }
+    for (const [el, [classes, text]] of want) {
+      if (el.tagName === "text") {
+        if (el.textContent !== text) el.textContent = text;
+        if (el.getAttribute("class") !== classes.join(" ")) el.setAttribute("class", classes.join(" "));
+      } else {
+        for (const cls of ["fsm-on", "fsm-taken"]) el.classList.toggle(cls, classes.includes(cls));
+      }
+    }
+    shown.marked = [...want.keys()];
+    shown.on = p.on;
   }
 
   /** Zoom: "readable" (text at least 11 px), "fit", or a scale of the natural size. */
@@ -106,18 +145,13 @@ export class Diagram {
     this.follow();
   }
 
-  /** The current state's box in content units (the innermost current state). */
+  /** The current state's box in content units (the innermost current state), from the drawing's own
+   * coordinates (geometry.js). */
   currentBox() {
-    const nodes = [...this.current.svg.querySelectorAll("g.node.fsm-on, g.cluster.fsm-on")];
-    const el = nodes.find((n) => n.classList.contains("node")) || nodes[nodes.length - 1];
-    if (!el) return null;
-    const r = el.getBoundingClientRect();
-    const c = this.canvas.getBoundingClientRect();
-    return { x: (r.left - c.left) / this.view.scale, y: (r.top - c.top) / this.view.scale, w: r.width / this.view.scale, h: r.height / this.view.scale };
+    return currentBox(this.current.boxes, this.current.on || []);
   }
 
   follow() {
-    this.apply(); // measured below through the transform: it must be the view's own
     const r = this.current && this.currentBox();
     if (r) this.view = panToShow(this.view, this.size(), r);
     this.apply();
@@ -125,8 +159,9 @@ export class Diagram {
 
   apply() {
     const { scale, x, y } = this.view;
-    this.canvas.style.transform = `translate(${x}px, ${y}px) scale(${scale})`;
-    this.box.dataset.scale = String(scale);
+    const transform = `translate(${x}px, ${y}px) scale(${scale})`;
+    if (this.canvas.style.transform !== transform) this.canvas.style.transform = transform;
+    if (this.box.dataset.scale !== String(scale)) this.box.dataset.scale = String(scale);
   }
 
   listen() {

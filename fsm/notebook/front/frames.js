@@ -3,6 +3,8 @@
 // replaces the frames from an index on and adds drawings; step / to the decision / undo /
 // the timeline only move the cursor here, with no kernel message.
 
+import { decode } from "./wire.js";
+
 export const LOG_LINES = 80; // the log panel shows the newest lines; the timeline reaches the rest
 
 export class Frames {
@@ -13,12 +15,12 @@ export class Frames {
     this.cursor = 0;
   }
 
-  /** Apply a kernel `game` message: frames from `from` on are replaced; returns true if it fits. */
-  apply(msg) {
+  /** Apply a kernel `game` message: frames from `from` on are replaced; returns true if it fits.
+   * `parts`: what the frames share, the widget's `parts` trait (wire.js). */
+  apply(msg, parts = {}) {
     if (msg.from > this.frames.length) return false; // a gap: the page missed a message, ask again
-    this.frames.length = msg.from;
-    this.frames.push(...msg.frames);
-    if (msg.length !== undefined) this.frames.length = Math.min(this.frames.length, msg.length);
+    if (msg.patch && msg.from >= this.frames.length) return false; // no frame there to change
+    this.frames = decode(msg, this.frames, parts);
     Object.assign(this.drawings, msg.drawings || {});
     Object.assign(this.clauses, msg.clauses || {});
     this.cursor = Math.max(0, Math.min(msg.cursor, this.frames.length - 1));
@@ -92,10 +94,15 @@ export class Frames {
 
   /** The newest log lines up to frame `i`, oldest first: [html, is it the frame's own line]. */
   logAt(i = this.cursor, limit = LOG_LINES) {
+    return this.linesAt(i, limit).map((line) => [line.html, line.latest]);
+  }
+
+  /** The same lines, each with its place ({key: "frame:line", html, latest}: log_lines.js). */
+  linesAt(i = this.cursor, limit = LOG_LINES) {
     const out = [];
     for (let j = i; j >= 0 && out.length < limit; j--) {
       const lines = this.frames[j].log;
-      for (let k = lines.length - 1; k >= 0 && out.length < limit; k--) out.push([lines[k], j === i]);
+      for (let k = lines.length - 1; k >= 0 && out.length < limit; k--) out.push({ key: `${j}:${k}`, html: lines[k], latest: j === i });
     }
     return out.reverse();
   }

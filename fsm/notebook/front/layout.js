@@ -53,8 +53,7 @@ function inWorker(url) {
   });
 }
 
-async function fromCode(code) {
-  const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+async function fromUrl(url) {
   try {
     const worker = await inWorker(url);
     page().thread = "worker";
@@ -66,10 +65,23 @@ async function fromCode(code) {
   }
 }
 
+const fromCode = (code) => fromUrl(URL.createObjectURL(new Blob([code], { type: "text/javascript" })));
+
 /** A host with Graphviz of its own (e.g. `instance()` of @viz-js/viz, bundled) hands it over here;
  * then no step-through of the page asks a kernel for it. */
 export function provideViz(viz) {
   page().layouter = Promise.resolve(viz).then(onThisThread);
+}
+
+/** A host that serves the Graphviz module (static/viz.js) at `url` hands it over here: it starts
+ * in a Worker of its own, so compiling it never holds up the page or the host's other workers. */
+export function provideVizAt(url) {
+  const p = page();
+  if (!p.layouter) {
+    p.layouter = fromUrl(url);
+    p.layouter.catch(() => (p.layouter = null));
+  }
+  return p.layouter;
 }
 
 function layouter(fetchCode) {
@@ -89,7 +101,10 @@ export function layout(key, drawing, fetchCode) {
     const job = layouter(fetchCode).then((l) => l.render(measuredDot(drawing.dot, measure, drawing.edge_size, guards)));
     p.svgs.set(key, job);
     job.then(
-      () => p.laid.add(key),
+      (svg) => {
+        p.laid.add(key);
+        (p.texts ??= new Map()).set(key, svg); // for a diagram to parse ahead (Diagram.prepare)
+      },
       () => p.svgs.delete(key), // shown as a message where it was asked; a later ask tries again
     );
   }

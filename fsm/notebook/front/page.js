@@ -12,8 +12,10 @@ export function page() {
     thread: "", // where it runs: "worker", or "page" where no module Worker may start
     svgs: new Map(), // drawing key -> Promise of its SVG text
     laid: new Set(), // drawing keys whose layout is done
+    texts: new Map(), // drawing key -> its SVG text, once laid out
     waits: 0, // diagrams shown that had to wait for their layout (benchmarks/bench_browser.py counts them per click)
     drawings: new Map(), // drawing key -> drawing, every one the page was sent
+    clauses: {}, // clause ID -> its summary, every badge tooltip the page was sent (controller.js)
     ahead: Promise.resolve(), // the asks for drawings ahead, one after another
     pending: [], // drawing keys to lay out at idle, one at a time (layout.js)
     pumping: false,

@@ -1,11 +1,13 @@
 // The step-through's front end: an anywidget module (render({model, el})).  It draws from the
 // frames the kernel sent (controller.js, frames.js) and the drawings laid out once (diagram.js).
-import { Controller } from "./controller.js";
+import { Controller, tips as pageTips } from "./controller.js";
+import { page } from "./page.js";
 import { Diagram } from "./diagram.js";
-import { layoutAhead, provideViz } from "./layout.js";
+import { layoutAhead, provideViz, provideVizAt } from "./layout.js";
+import { plan as linePlan } from "./log_lines.js";
 import { mountPuzzle } from "./puzzle.js";
 
-export { provideViz }; // a host with Graphviz of its own (the browser edition) hands it over
+export { provideViz, provideVizAt }; // a host with Graphviz of its own (the browser edition) hands it over
 
 const controllers = new WeakMap(); // one per model: two views of one widget share its frames
 
@@ -29,6 +31,7 @@ function button(label, cls, tip, act) {
   return b;
 }
 
+const NONE = []; // no move buttons (the same array each time: nothing to redraw)
 const ZOOMS = ["readable", "fit", "1", "1.5", "2"];
 const VIEWS = ["auto", "flow", "chain", "procedure"];
 
@@ -120,9 +123,49 @@ function render({ model, el }) {
   root.append(title, header, body, tablePanel, scriptPanel);
   el.append(root);
 
+  // what each panel shows now: a panel is redrawn only when what it would show has changed
+  const shown = { header: null, moves: null, chain: null, why: null, script: null, labels: [], lines: [] };
+
+  function setHtml(el, key, html) {
+    if (shown[key] === html) return;
+    shown[key] = html;
+    el.innerHTML = html;
+  }
+
   function drawWhy() {
-    why.innerHTML = c.why.html ? `<div class="fsm-why-${c.why.ok === true ? "ok" : c.why.ok === false ? "no" : "info"}">${c.why.html}</div>` : "";
-    if (c.why.typed) input.value = c.why.typed;
+    setHtml(why, "why", c.why.html ? `<div class="fsm-why-${c.why.ok === true ? "ok" : c.why.ok === false ? "no" : "info"}">${c.why.html}</div>` : "");
+    if (c.why.typed && input.value !== c.why.typed) input.value = c.why.typed;
+  }
+
+  const logBox = h("div", "fsm-log-box");
+  const logLines = h("div");
+  logBox.append(logLines);
+  const logHead = h("div", "fsm-h");
+  logHead.title = w.log_tip;
+  logHead.innerHTML = `${w.log} — ${w.log_tip}`;
+  log.append(logHead, logBox);
+  const lineOf = (line) => {
+    const t = document.createElement("template");
+    t.innerHTML = line.html;
+    const el = t.content.firstElementChild || h("div");
+    if (line.latest) el.classList.add("fsm-latest", "fsm-log-latest");
+    return el;
+  };
+
+  /** The newest log lines: those a step adds are appended, the oldest dropped (log_lines.js). */
+  function drawLog() {
+    const lines = c.store.linesAt();
+    const p = linePlan(shown.lines, lines);
+    shown.lines = lines;
+    if (p.rebuild) return void logLines.replaceChildren(...lines.map(lineOf));
+    const kids = logLines.children;
+    for (let i = 0; i < p.tail; i++) kids[kids.length - 1].remove();
+    for (let i = 0; i < p.head; i++) kids[0].remove();
+    for (const [i, latest] of p.marks) {
+      kids[i].classList.toggle("fsm-latest", latest);
+      kids[i].classList.toggle("fsm-log-latest", latest);
+    }
+    if (p.append.length) logLines.append(...p.append.map(lineOf));
   }
 
   function drawDiagram() {
@@ -135,12 +178,14 @@ function render({ model, el }) {
       return;
     }
     shownView = name;
-    diagram.show(where.key, c.store.drawings[where.key], where).catch((err) => diagram.message(String(err)));
+    diagram.show(where.key, c.drawing(where.key), where).catch((err) => diagram.message(String(err)));
   }
 
   function drawMoves(f) {
     const d = c.store.decisionOf();
-    const legal = f.decision && d ? d.moves || [] : [];
+    const legal = f.decision && d ? d.moves || NONE : NONE;
+    if (shown.moves === legal) return;
+    shown.moves = legal;
     moves.replaceChildren(
       ...legal.map((m) => {
         const b = button(m.next ? `▶ ${m.text}` : m.text, `fsm-move fsm-move-${m.seat}${m.next ? " fsm-move-scripted" : ""}`, m.tip, () => c.play(m.move));
@@ -153,6 +198,9 @@ function render({ model, el }) {
 
   function drawScript() {
     const s = c.script();
+    const key = `${s.steps.length} ${s.pos} ${s.off}`;
+    if (shown.script === key) return;
+    shown.script = key;
     script.hidden = !s.steps.length;
     script.disabled = s.done;
     scriptPanel.hidden = !s.steps.length;
@@ -164,19 +212,26 @@ function render({ model, el }) {
     scriptList.innerHTML = `<div class="fsm-h">${w.the_script}${left}</div><ul>${items.join("")}</ul>`;
   }
 
+  /** The history list: the options after the first changed one are replaced, the rest kept. */
   function drawHistory() {
     const labels = c.store.frames.map((f) => (f.decision ? "" : "\u00a0\u00a0\u00a0\u00a0") + f.label);
-    if (history.options.length !== labels.length || [...history.options].some((o, i) => o.text !== labels[i])) {
-      history.replaceChildren(...labels.map((text, i) => Object.assign(h("option", "", text), { value: String(i) })));
+    const before = shown.labels;
+    let keep = 0;
+    while (keep < before.length && keep < labels.length && before[keep] === labels[keep]) keep++;
+    if (keep < before.length || keep < labels.length) {
+      while (history.options.length > keep) history.lastElementChild.remove();
+      history.append(...labels.slice(keep).map((text, i) => Object.assign(h("option", "", text), { value: String(keep + i) })));
+      shown.labels = labels;
     }
-    history.value = String(c.store.cursor);
-    timeline.max = String(c.store.last);
-    timeline.value = String(c.store.cursor);
+    const at = String(c.store.cursor);
+    if (history.value !== at) history.value = at;
+    if (timeline.max !== String(c.store.last)) timeline.max = String(c.store.last);
+    if (timeline.value !== at) timeline.value = at;
   }
 
   function draw(what) {
     if (!c.ready) return;
-    if (what === "ahead") return void layoutAhead(Object.keys(c.ahead || {}), fetchViz);
+    if (what === "ahead") return void layoutAhead(Object.keys(c.ahead || {}), fetchViz).then(prepareAhead);
     if (what === "why") return drawWhy(), tips();
     if (what === "table") {
       if (c.table.point === c.store.point) table.innerHTML = c.table.html;
@@ -184,24 +239,43 @@ function render({ model, el }) {
     }
     const s = c.store;
     const f = s.frame;
-    header.innerHTML = f.header;
+    setHtml(header, "header", f.header);
     drawMoves(f);
-    step.disabled = decision.disabled = s.cursor >= s.last;
-    undo.disabled = f.move === 0;
-    chain.innerHTML = s.chainAt();
-    const lines = s.logAt().map(([line, latest]) => (latest ? line.replace("class='", "class='fsm-latest fsm-log-latest ") : line));
-    log.innerHTML = `<div class="fsm-h" title="${w.log_tip}">${w.log} — ${w.log_tip}</div><div class="fsm-log-box"><div>${lines.join("")}</div></div>`;
+    const atEnd = s.cursor >= s.last;
+    if (step.disabled !== atEnd) step.disabled = decision.disabled = atEnd;
+    if (undo.disabled !== (f.move === 0)) undo.disabled = f.move === 0;
+    setHtml(chain, "chain", s.chainAt());
+    drawLog();
     drawWhy();
     drawScript();
     drawHistory();
     drawDiagram();
     layoutAhead(Object.keys(s.drawings), fetchViz); // the rest of this game's drawings, at idle
+    prepareAhead();
     if (tablePanel.open && c.table.point !== s.point) c.askTable();
     tips();
   }
 
+  // the drawings this step-through may show, parsed at idle one at a time (Diagram.prepare), so that a
+  // click showing one swaps it in: its frames' and those sent ahead for its game
+  let preparing = false;
+  function prepareAhead() {
+    if (preparing) return;
+    const keys = new Set([...c.store.frames.flatMap((f) => Object.values(f.views).map((v) => v.key)), ...Object.keys(c.ahead || {})]);
+    const next = [...keys].find((key) => !diagram.parsed.has(key) && page().texts?.has(key));
+    if (next === undefined) return;
+    preparing = true;
+    const later = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 50));
+    later(() => {
+      preparing = false;
+      diagram.prepare(next);
+      prepareAhead();
+    });
+  }
+
   function tips() {
-    for (const b of root.querySelectorAll(".fsm-clause:not([title])")) b.title = c.store.clauses[b.textContent] || "";
+    const known = pageTips();
+    for (const b of root.querySelectorAll(".fsm-clause:not([title])")) b.title = c.store.clauses[b.textContent] || known[b.textContent] || "";
   }
 
   const stop = c.watch(draw);

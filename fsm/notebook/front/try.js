@@ -2,17 +2,15 @@
 // fsm-try directive, fsm/sphinx/try_it.py) gets a button; a click starts a Web Worker running the
 // scenario's step-through in pyodide (worker.js) and draws the notebook's own front end (step.js)
 // over a model that talks to the worker (worker_model.js).  The directive gives every word shown
-// here in the page's language (data-label, data-loading-*, data-failed).
-import { instance } from "@viz-js/viz";
-import view, { provideViz } from "./step.js";
+// here in the page's language (data-label, data-loading-*, data-failed).  Once ready the box says how
+// Python started (data-boot: "fresh", or "snapshot" when restored from an earlier visit's; snapshot.js)
+// and, after a fresh start, whether it stored a snapshot for the next visit (data-snapshot).
+import view, { provideVizAt } from "./step.js";
 import { WorkerModel } from "./worker_model.js";
 
-// The site bundles Graphviz into this page script: the step-throughs here have no kernel to ask.
-let vizGiven = false;
-function giveViz() {
-  if (!vizGiven) provideViz(instance());
-  vizGiven = true;
-}
+// Graphviz (viz.js, beside this script) starts in a Worker of its own once Python is ready: the
+// step-throughs here have no kernel to ask, and compiling it must not slow pyodide's start.
+const giveViz = () => provideVizAt(new URL("./viz.js", import.meta.url).href);
 
 export function statusText(el, stage) {
   return el.dataset[`loading${stage[0].toUpperCase()}${stage.slice(1)}`] || el.dataset.loadingRuntime || stage;
@@ -34,7 +32,9 @@ export function start(el, makeWorker) {
     const data = ev.data;
     if (data.type === "status") show("loading", statusText(el, data.stage));
     else if (data.type === "failed") failed(data.message);
+    else if (data.type === "snapshot") el.dataset.snapshot = data.state; // stored for the next visit, or not
     else if (data.type === "ready") {
+      el.dataset.boot = data.boot || ""; // "snapshot": restored from an earlier visit's
       model = new WorkerModel(worker, data.traits);
       show("ready", "");
       const box = el.querySelector(".fsm-tryit-view");
