@@ -138,9 +138,47 @@ def _save(mo: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
 
 
+class Unworded(str):
+    """The one message :func:`unworded` gives: formatting or extending it words nothing."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> Unworded:
+        return self
+
+    def __add__(self, other: str) -> Unworded:
+        return self
+
+
+UNWORDED = Unworded("(unworded)")
+
+
 def gettext(message: str, lang: str | None = None) -> str:
     """``message`` in the chosen language; the English text itself when there is no translation."""
+    if getattr(_speaking, "unworded", False):
+        return UNWORDED
     return translations(language(lang)).gettext(message)
+
+
+def worded() -> bool:
+    """False inside :func:`unworded`: a caller may skip looking up what only a message would say."""
+    return not getattr(_speaking, "unworded", False)
+
+
+@contextmanager
+def unworded() -> Iterator[None]:
+    """Inside, in this thread, a message is neither looked up nor worded: :data:`UNWORDED` for all.
+
+    For work whose messages nobody reads: :meth:`fsm.engine.game.Game.legal_moves` asks of each
+    candidate only whether some rule refuses it, and used to word every refusal (a tenth of
+    judging them).  Nothing worded inside may be kept; an error raised inside is worded again by
+    whoever reads it (``legal_moves`` asks again outside)."""
+    before = getattr(_speaking, "unworded", False)
+    _speaking.unworded = True
+    try:
+        yield
+    finally:
+        _speaking.unworded = before
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name pybabel looks for
@@ -169,19 +207,26 @@ def more_problems(n: int, where: str) -> BadInput:
     return BadInput(gettext("{n} more problems not shown; fix these and run again").format(n=n), where)
 
 
-@contextmanager
-def using(lang: str | None) -> Iterator[None]:
+class using:  # noqa: N801 - used as the function it was: ``with using(lang):``
     """Speak ``lang`` inside the block (None: leave the choice as it is), then restore the choice.
 
     The block's language is this thread's own: a step-through drawing ahead in a background thread
-    in one language never changes what another game, in another thread, says meanwhile."""
-    before = getattr(_speaking, "lang", None)
-    try:
-        if lang:
-            _speaking.lang = _checked(lang)
-        yield
-    finally:
-        _speaking.lang = before
+    in one language never changes what another game, in another thread, says meanwhile.  A class,
+    not a generator: every move played enters one."""
+
+    __slots__ = ("lang", "before")
+
+    def __init__(self, lang: str | None) -> None:
+        self.lang = lang
+        self.before: str | None = None
+
+    def __enter__(self) -> None:
+        self.before = getattr(_speaking, "lang", None)
+        if self.lang:
+            _speaking.lang = _checked(self.lang)
+
+    def __exit__(self, *exc: object) -> None:
+        _speaking.lang = self.before
 
 
 def display_width(text: str) -> int:

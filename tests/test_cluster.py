@@ -83,9 +83,15 @@ def test_a_share_needs_the_scenarios_content_not_its_path(tmp_path: Path) -> Non
     shutil.rmtree(tmp_path)
     start = game_at(REPO / "designs/rest.yaml", "start", {})
     search = Search(start, Judge(start, start.table), Report(name, "start", None, {}), start.table, stable=True)
-    share = Share(files, name, "start", {}, "compiled", 0, 1, [((), search.start_digest)], [search.start_digest])
-    granted = share.claim(share.expand())  # the start's children, offered to their owner (the only share)
-    assert share.keep(granted[0]) > 0 and share.report.states > 0
+    share = Share(files, name, "start", {}, "compiled", 0, 2, [search.start_digest])
+    answers, offers, left, claimed = share.work([], [], [((), search.start_digest)], 60.0)  # replayed, expanded
+    assert answers == [] and left == 0 and share.report.states > claimed > 0  # its own children, expanded at once
+    [(owner, offered)] = offers  # the others, offered to the share that owns them
+    assert owner == 1 and all(d % 2 == 1 for d in offered)
+    _answers, _offers, left, _claimed = share.work([], [(offered[1:], offered[:1])], [], 0.0)
+    assert left == len(offered) - 1 and not share.offered  # the granted ones wait on its stack
+    [(asker, granted, refused)] = share.work([(1, [2, 2, 4])], [], [], 0.0)[0]  # as the owner: first come
+    assert (asker, granted, refused) == (1, [2, 4], [2])
 
 
 def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
@@ -96,15 +102,18 @@ def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
 
 
 class _FailingShare(Share):
-    """A share whose first level fails on worker 1 (pickled by value: the workers cannot import tests/)."""
+    """A share whose first call fails on share 1 (pickled by value: the workers
+    cannot import tests/), while the other share goes on."""
 
-    levels = 0
+    calls = 0
 
-    def expand(self) -> list[list[int]]:
-        self.levels += 1
-        if self.index == 1 and self.levels == 1:
+    def work(
+        self, asked: list[cluster.Asked], answered: list[cluster.Answer], seeds: list[cluster.Seed], seconds: float
+    ) -> cluster.Worked:
+        self.calls += 1
+        if self.calls == 1 and self.index == 1:
             raise RuntimeError("worker 1 broke on purpose")
-        return super().expand()
+        return super().work(asked, answered, seeds, seconds)
 
 
 def test_the_first_failure_on_dask_cancels_the_other_tasks_with_one_clear_message(
@@ -119,7 +128,7 @@ def test_the_first_failure_on_dask_cancels_the_other_tasks_with_one_clear_messag
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     monkeypatch.setattr(cluster, "Share", _FailingShare)
     with pytest.raises(BadInput, match=r"a Dask worker failed \(RuntimeError: worker 1 broke on purpose\).*cancelled"):
-        explore_file(REPO / "scenarios/action_fizzles_after_counter.yaml", dask=scheduler)
+        explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask=scheduler)
     with distributed.Client(scheduler, timeout=10) as client:
         deadline = time.monotonic() + 10
         while (left := client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))) and (

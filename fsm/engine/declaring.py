@@ -8,11 +8,13 @@ Each returns None, or the (clause, message) of the rule that forbids the move.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fsm.engine.seat import Seat
-from fsm.i18n import _, did_you_mean
+from fsm.i18n import UNWORDED, _, did_you_mean, worded
 from fsm.machines.chain import priority
-from fsm.rules.skills import Condition, Pool, can_pay, fmt
-from fsm.rules.timing import refusal_clause, use_as
+from fsm.rules.skills import Condition, can_pay, fmt
+from fsm.rules.timing import Point, TimingSpec, refusal_clause, use_as
 from fsm.rules.variants import BY_NAME as VARIANT_SPECS
 from fsm.spec import paying, prices
 from fsm.spec.kinds import KindSpec
@@ -59,29 +61,8 @@ def use_problem(
     # the timing: an action here, or a counter to the pending item (TIM-*)
     point = seat.point(m.player)
     in_force = seat.board.timings_at(point)
-    use = use_as(timings, point, in_force)
-    labels = "/".join(seat.rules.timings[k].ja for k in timings)
-    if use is None:
-        clause = refusal_clause(timings, point, in_force)
-        if len(timings) > 1 and not point.answering:  # none of its several timings fits: the clause
-            clause = seat.rules.combination_clause(timings)[0]  # naming the mix (TIM-NC, TIM-NCS, TIM-1)
-        if point.answering:
-            top = t.chain[-1]
-            return (
-                clause,
-                _("[{labels}] cannot answer the pending {kind} {source} here").format(
-                    labels=labels, kind=seat.board.spec_of(top).label, source=seat.source_name(top)
-                ),
-            )
-        if not any(seat.rules.timings[k].role == "action" for k in timings):
-            return (
-                clause,
-                _("[{labels}] has nothing pending to answer here ({point})").format(labels=labels, point=point.label()),
-            )
-        return (
-            clause,
-            _("[{labels}] cannot be used at this point ({point})").format(labels=labels, point=point.label()),
-        )
+    if use_as(timings, point, in_force) is None:
+        return _timing_refusal(seat, timings, point, in_force)
     if point.answering and priority(t) != m.player:  # a counter, but not this player's to make yet
         return wait_for_priority(seat, m.player)
     # how often (ACT-2, SD-2, MAR-1)
@@ -118,6 +99,33 @@ def use_problem(
         no_target = _("{ability} takes no target").format(ability=ab.name) if ab else _("this card takes no target")
         return (spec.clause("targets"), no_target)
     return None
+
+
+def _timing_refusal(seat: Seat, timings: tuple[str, ...], point: Point, in_force: Mapping[str, TimingSpec]) -> Problem:
+    """Why none of ``timings`` fits at ``point`` (TIM-*): the clause, and words only if read."""
+    clause = refusal_clause(timings, point, in_force)
+    if len(timings) > 1 and not point.answering:  # none of its several timings fits: the clause
+        clause = seat.rules.combination_clause(timings)[0]  # naming the mix (TIM-NC, TIM-NCS, TIM-1)
+    if not worded():  # legal_moves() asks only whether: the names below are not looked up either
+        return (clause, UNWORDED)
+    labels = "/".join(seat.rules.timings[k].ja for k in timings)
+    if point.answering:
+        top = seat.table.chain[-1]
+        return (
+            clause,
+            _("[{labels}] cannot answer the pending {kind} {source} here").format(
+                labels=labels, kind=seat.board.spec_of(top).label, source=seat.source_name(top)
+            ),
+        )
+    if not any(seat.rules.timings[k].role == "action" for k in timings):
+        return (
+            clause,
+            _("[{labels}] has nothing pending to answer here ({point})").format(labels=labels, point=point.label()),
+        )
+    return (
+        clause,
+        _("[{labels}] cannot be used at this point ({point})").format(labels=labels, point=point.label()),
+    )
 
 
 def price_choice(
@@ -218,7 +226,7 @@ def condition_problem(seat: Seat, card: Card, u: Unit, clause: str) -> Problem |
     return None
 
 
-def _sym_hint(cond: Condition, have: Pool) -> str:
+def _sym_hint(cond: Condition, have: Mapping[str, int]) -> str:
     if cond.needs.get("道具") and have.get("全"):
         return _(" (全 never stands in for 道具, SYM-3)")
     return ""

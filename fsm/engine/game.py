@@ -20,6 +20,7 @@ one method each: :meth:`Game._procedure`, :meth:`Game.start`, :meth:`Game.resolv
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from fsm.engine.candidates import candidates
@@ -28,14 +29,14 @@ from fsm.engine.narration import LogEntry, Narration
 from fsm.engine.play import Play
 from fsm.engine.resolving import Resolving
 from fsm.errors import BadInput, RuleViolation
-from fsm.i18n import N_, _, language, using
+from fsm.i18n import N_, _, language, unworded, using
 from fsm.machines.battle import STARTS, GameFlow
 from fsm.machines.chain import CounterChain, priority
 from fsm.machines.compiled import attach
 from fsm.machines.procedures import Procedure, procedure_class
 from fsm.machines.steps import BattleSteps
 from fsm.machines.trace import CHAIN, FLOW, Trace, capture
-from fsm.rules.skills import Pool
+from fsm.rules.skills import Pool, Skills
 from fsm.rules.timing import Point
 from fsm.rules.variants import Variants
 from fsm.spec.board import OnTable
@@ -87,6 +88,7 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
+        self._points: dict[str | None, Point] | None = None  # while legal_moves() judges: each player's point
         self.compiled = False  # machines run from compiled tables (fsm.machines.compiled), e.g. while exploring
         self.chain = CounterChain(self)
         self.steps = BattleSteps(self)
@@ -111,7 +113,15 @@ class Game:
         """Every move the rules allow now.  These very objects, applied to this table's content
         (the same :attr:`fsm.table.model.Table.stamp`: this table or a copy of it, unwritten), are
         played without checking them again; any other move, and any text, is checked in full."""
-        legal = [m for m in candidates(self) if self.legality.problem(m) is None]
+        problem = self.legality.problem
+        self._points = {}  # nothing is written while the candidates are judged: where each player stands holds
+        try:
+            with unworded():  # only whether a rule refuses it matters here, not the refusal's words
+                legal = [m for m in candidates(self) if problem(m) is None]
+        except BadInput:  # a candidate naming what is not on the table: asked again, to word the error
+            legal = [m for m in candidates(self) if problem(m) is None]
+        finally:
+            self._points = None
         # Kept on the table, so that its copies carry it (the list keeps the ids taken); it holds
         # while the copy's stamp is this one, that is until the copy is written.
         self.table.vetted = (self, self.table.stamp, {id(m) for m in legal}, legal)
@@ -180,6 +190,15 @@ class Game:
     def point(self, player: str | None = None) -> Point:
         """Where the game stands for ``player`` (by default the player to move), in the terms the
         timing table uses: the turn player's main phase is the other player's "opponent's main phase"."""
+        points = self._points
+        if points is None:
+            return self._point(player)
+        known = points.get(player)
+        if known is None:
+            known = points[player] = self._point(player)
+        return known
+
+    def _point(self, player: str | None) -> Point:
         t = self.table
         if t.chain and priority(t) is not None:
             top = t.chain[-1]
@@ -300,7 +319,7 @@ class Game:
     def acted(self, unit: Unit) -> bool:
         return self.board.acted(unit)
 
-    def available(self, unit: Unit) -> Pool:
+    def available(self, unit: Unit) -> Skills:
         return self.board.available(unit)
 
     def holdings(self, unit: Unit) -> list[Pool]:
@@ -309,7 +328,7 @@ class Game:
     def holders(self, unit: Unit) -> str:
         return self.board.holders(unit)
 
-    def held_clause(self, unit: Unit, need: Pool, clause: str) -> str:
+    def held_clause(self, unit: Unit, need: Mapping[str, int], clause: str) -> str:
         return self.board.held_clause(unit, need, clause)
 
     def equip_holds(self, unit: Unit) -> list[Pool]:

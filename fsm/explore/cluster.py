@@ -2,27 +2,26 @@
 
 The work is shared out as ``--jobs`` does: this process plays the first moves breadth first
 until there are a few unfinished tables per worker (:func:`fsm.explore.parallel.split_start`),
-and deals them out as *seeds*, the moves that reach each one, which its share replays.  A
-seed's whole future stays with its share, so the shares are as busy as their seeds' futures
-are large (a share that starts from nothing would stay idle: tables never move later).
+and deals them out as *seeds*, the moves that reach each one, which a share replays.  Each
+Dask worker holds one :class:`Share` (a Dask actor).  A share gets one seed to begin with and
+the next one whenever it has nothing left, as a ``--jobs`` worker takes its next task; all
+that follows a seed stays with the share that took it (tables never cross the network).
 
-How the workers share which tables are claimed, in a way that holds across machines: a
-*level-synchronous* search whose claims are partitioned by digest.  Each Dask worker holds one
-:class:`Share` (a Dask actor) with two roles:
-
-* it expands the tables of its frontier (all of one level of the search) and keeps their
-  children where they were made — tables never cross the network;
-* it *owns* the digests ``d % shares == index``: every child digest of the level is sent to
-  its owner, which grants it to the first share that asked (the order turns each level) and
-  refuses it to every other share, and forever after.
-
-Only 8-byte BLAKE2 digests travel (:meth:`fsm.explore.search.Search.digest` with ``stable``),
-through this process, twice a level; no table is expanded by two shares, and no share
-depends on memory shared with another, so it works the same on one machine or many.  A
-shared in-memory table (:class:`fsm.explore.visited.Claims`, what ``--jobs`` uses) needs one
-machine; per-table calls to an owner would cost a network round trip per table, more than
-expanding it.  The price: each level ends with everyone waiting for the slowest share, and a
-level of tables is held in memory (as breadth first does).
+How the workers share which tables are claimed, in a way that holds across machines: digests
+are *partitioned by owner*.  Share ``i`` of ``n`` owns the digests ``d % n == i`` and keeps
+their claims (one :class:`fsm.explore.visited.DigestMap`, about 17 bytes a table).  A child a
+share makes is claimed at once if the share owns it, with no round trip; otherwise its digest
+is *offered* to its owner, which grants it to the first share that asked and refuses it to
+every other, then and later, and the child waits where it was made until the answer comes.
+A share works in slices of about :data:`SLICE` seconds (expanding depth first); between
+slices this process, the Dask client, carries the offers to their owners and the answers back
+(one thread here per share, each waiting on its own share's call: no share waits for another,
+and an idle one is not called until it has mail).  Why this way: the shared digest table of
+``--jobs`` needs one machine; a claim asked of another worker per table costs a round trip
+per table, more than expanding it; the first version went level by level, and every level
+waited for its slowest share (a third of its speed lost); claims kept by the client alone made
+each share wait a round trip for every child, and cost the client a call every few tables.
+Only digests and seeds travel, and no share depends on memory another holds.
 
 A share's children that another share was granted are still *recorded* where they were made
 (their :class:`fsm.explore.visited.Visits`), so every share's visits merge into the counts of
@@ -30,17 +29,18 @@ A share's children that another share was granted are still *recorded* where the
 
 The actors carry the scenario's content (the file and the designer files its ``rules:`` names),
 not its path, so a worker on another machine, or in another directory, reads the same scenario.
-The first failure ends the run: no further level is started, every actor is cancelled (so no
-share goes on), and the error is said in one line (BadInput: no traceback, exit 2).  Ctrl-C
-ends it too, with the report so far (the shares' own if they answer within
-:data:`INTERRUPTED_WAIT`, else the tables counted here).  Dask is imported only here, and only
-when asked for (``pip install 'fsm-timing-rules[dask]'``).
+The first failure ends the run: no share is called again, every actor is cancelled, and the
+error is said in one line (BadInput: no traceback, exit 2).  Ctrl-C ends it too, with the
+report so far (the shares' own if they answer within a slice and :data:`INTERRUPTED_WAIT`,
+else the tables counted here).  Dask is imported only here, and only when asked for
+(``pip install 'fsm-timing-rules[dask]'``).
 """
 
 from __future__ import annotations
 
 import logging
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -59,6 +59,21 @@ from fsm.i18n import _
 
 #: Seconds to wait, after Ctrl-C, for the shares' counts (Ctrl-C must end the run within seconds).
 INTERRUPTED_WAIT = 0.5
+
+#: Seconds a share expands before it offers what it made (short: its children wait for the answer,
+#: and Ctrl-C for the slice; long enough that a call's round trip is a small part of it).
+SLICE = 0.2
+#: Seconds between two looks at Ctrl-C and the progress line.
+TICK = 0.2
+
+#: A seed as it travels: the moves from the scenario's position, and the digest of the table they reach.
+Seed = tuple[tuple[str, ...], int]
+
+#: Offers carried to an owner: (the asking share, digests); its answer: (asker, granted, refused),
+#: carried back as (granted, refused); what a :meth:`Share.work` call returns.
+Asked = tuple[int, list[int]]
+Answer = tuple[list[int], list[int]]
+Worked = tuple[list[tuple[int, list[int], list[int]]], list[tuple[int, list[int]]], int, int]
 
 #: A scenario as it travels: its file's name → text, with the designer files it names beside it.
 Bundle = dict[str, str]
@@ -82,11 +97,14 @@ def bundle(path: str | Path) -> tuple[Bundle, str]:
 
 
 class Share:
-    """One worker's part (a Dask actor): its frontier, its children of the level, and the claims it owns.
+    """One worker's part (a Dask actor): a stack of tables to expand, the claims of the digests
+    it *owns* (``digest % count == index``), and the children it made that another share owns,
+    waiting for that owner's answer.
 
-    It starts from ``seeds``, tables of the split (their moves from the scenario's position and
-    their digests), which it replays; ``claimed`` are the split's digests in its partition, which
-    no share is granted again."""
+    A child this share owns is claimed here and then, with no round trip; one another share owns
+    is offered to it (through the client) and expanded here only if that owner grants it.  Each
+    :meth:`work` call answers other shares' offers, takes the answers to this share's own, replays
+    the seeds, and expands for about ``seconds``."""
 
     def __init__(
         self,
@@ -97,7 +115,6 @@ class Share:
         machines: str,
         index: int,
         count: int,
-        seeds: list[tuple[tuple[str, ...], int]],
         claimed: list[int],
     ) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="fsm-share-")
@@ -106,49 +123,56 @@ class Share:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         self.game = game_at(Path(self.folder.name) / name, position, variants)
-        root = self.game.table.copy()
+        self.root = self.game.table.copy()
         self.report = Report(name, position, None, {})
-        self.search = Search(self.game, Judge(self.game, root), self.report, root, record=True, stable=True)
+        self.search = Search(self.game, Judge(self.game, self.root), self.report, self.root, record=True, stable=True)
         self.machines, self.index, self.count = machines, index, count
         self.owned = DigestMap()  # the digests of this share's partition that some share was granted
-        for digest in claimed:
+        for digest in claimed:  # the split's tables: expanded by it, or a seed's start
             self.owned.add(digest)
-        self.frontier: list[Node] = []
-        self.pending: list[Node] = []
+        self.stack: list[Node] = []  # tables to expand, last in first out
+        self.offered: dict[int, Node] = {}  # children another share owns, waiting for its answer
+
+    def work(self, asked: list[Asked], answered: list[Answer], seeds: list[Seed], seconds: float) -> Worked:
+        """Answer ``asked`` (other shares' offers of this share's digests: first come, first
+        granted), keep what ``answered`` grants, replay ``seeds``, expand for about ``seconds``.
+
+        Returns the answers (asker, granted, refused), the offers made (owner, digests), the
+        tables left on the stack, and the digests newly claimed here (for the count)."""
+        answers = [(q, *self.claim(digests)) for q, digests in asked]
+        claimed = sum(len(granted) for _q, granted, _refused in answers)
+        for granted, refused in answered:
+            self.stack += [self.offered.pop(d) for d in granted]
+            for d in refused:
+                del self.offered[d]
         for moves, digest in seeds:
-            self.game.table = root.copy()
-            line = replay(self.game, moves, machines)
+            self.game.table = self.root.copy()
+            line = replay(self.game, moves, self.machines)
             if self.search.digest(self.game.table) != digest:
                 raise RuntimeError(f"replaying {' · '.join(moves)} did not reach the table the split saw")
             self.search.seen.add(digest)
-            self.frontier.append((self.game.table, line, digest))
-
-    def expand(self) -> list[list[int]]:
-        """Play every move of the frontier's tables; the new children's digests, by owner."""
+            self.stack.append((self.game.table, line, digest))
+        offers: dict[int, list[int]] = {}
+        deadline = time.perf_counter() + seconds
         with playing(self.game, self.machines):
-            for node in self.frontier:
-                self.pending += self.search.children(*node)
-        self.frontier = []
-        out: list[list[int]] = [[] for _ in range(self.count)]
-        for _table, _line, digest in self.pending:
-            out[digest % self.count].append(digest)
-        return out
+            while self.stack and time.perf_counter() < deadline:
+                for child in self.search.children(*self.stack.pop()):
+                    d, owner = child[2], child[2] % self.count
+                    if owner != self.index:
+                        self.offered[d] = child
+                        offers.setdefault(owner, []).append(d)
+                    elif self.owned.add(d):
+                        self.stack.append(child)
+                        claimed += 1
+        return answers, list(offers.items()), len(self.stack), claimed
 
-    def claim(self, asked: list[list[int]]) -> list[list[int]]:
-        """As the owner: for each share's list of digests, those granted to it (new ones, first come)."""
-        return [[d for d in digests if self.owned.add(d)] for digests in asked]
-
-    def keep(self, granted: list[int]) -> int:
-        """The children granted to this share are its next frontier; the others are left to their owner's grantee."""
-        mine = set(granted)
-        self.frontier = [node for node in self.pending if node[2] in mine]
-        self.pending = []
-        return len(self.frontier)
-
-    def advance(self, granted: list[int]) -> list[list[int]]:
-        """:meth:`keep` then :meth:`expand`: one round trip a level instead of two."""
-        self.keep(granted)
-        return self.expand()
+    def claim(self, digests: list[int]) -> tuple[list[int], list[int]]:
+        """As the owner: which of ``digests`` are granted (never claimed before) and which refused."""
+        granted: list[int] = []
+        refused: list[int] = []
+        for d in digests:
+            (granted if self.owned.add(d) else refused).append(d)
+        return granted, refused
 
     def result(self) -> tuple[Visits, Report]:
         assert self.search.visits is not None
@@ -175,9 +199,7 @@ def explore_on_dask(
     client, cluster = _connect(address)
     try:
         workers = sorted(client.scheduler_info()["workers"])
-        count = len(workers)
-        split, frontier = split_start(game, str(path), position, count, machines, stable=True)
-        seeds = [(moves_of(line), digest) for _table, line, digest in frontier]
+        split, frontier = split_start(game, str(path), position, len(workers), machines, stable=True)
         futures = [
             client.submit(
                 Share,
@@ -187,9 +209,8 @@ def explore_on_dask(
                 dict(variants or {}),
                 machines,
                 i,
-                count,
-                seeds[i::count],
-                [d for d in split.seen if d % count == i],
+                len(workers),
+                [d for d in split.seen if d % len(workers) == i],
                 actor=True,
                 workers=[w],
                 pure=False,
@@ -198,12 +219,14 @@ def explore_on_dask(
         ]
         try:
             shares = [f.result() for f in futures]
-            parts, granted = _levels(shares, report, max_states, progress, split.report.states)
+            seeds = [(moves_of(line), digest) for _table, line, digest in frontier]
+            dealer = Dealer(shares, seeds, max_states, split.report.states)
+            parts = dealer.run(report, progress)
             assert split.visits is not None
             merge(report, [(split.visits, split.report), *parts])
             report.per_worker = [part.expanded for _visits, part in parts] or None
             if not parts:  # interrupted while the shares were busy: what this process counted
-                report.states = granted
+                report.states = dealer.granted
         except Exception as err:  # a share failed: release every actor, so that no other task goes on
             client.cancel(futures, force=True)
             if isinstance(err, BadInput):
@@ -221,40 +244,103 @@ def explore_on_dask(
     return report
 
 
-def _levels(
-    shares: list[Any], report: Report, max_states: int | None, progress: Progress | None, counted: int
-) -> tuple[list[tuple[Visits, Report]], int]:
-    """Level after level, from the seeds, until no share has a table left (or the budget, or
-    Ctrl-C); each share's visits and report, and the tables counted (``counted`` by the split,
-    and those granted over all shares)."""
-    count, level, granted_total = len(shares), 0, counted
-    try:
-        offers = [f.result() for f in [s.expand() for s in shares]]
-        while True:
-            turn = [(level + k) % count for k in range(count)]  # who asks first turns each level
-            answers = [shares[o].claim([offers[s][o] for s in turn]) for o in range(count)]  # every owner at once
-            granted: list[list[int]] = [[] for _ in range(count)]
-            for answer in answers:
-                for s, digests in zip(turn, answer.result(), strict=True):
-                    granted[s] += digests
-            sizes = [len(digests) for digests in granted]  # each is in its share's children once
-            granted_total += sum(sizes)
-            if progress is not None:
-                progress.tick(granted_total, level)
-            if not any(sizes):
-                break
-            if max_states is not None and granted_total >= max_states:
-                report.stopped_by, report.truncated, report.cut = "budget", True, sum(sizes)
-                break
-            offers = [f.result() for f in [shares[s].advance(granted[s]) for s in range(count)]]
-            level += 1
-    except KeyboardInterrupt:
-        report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
-        try:  # a share still busy with its level cannot answer: then the count kept here is the report
-            return [s.result().result(timeout=INTERRUPTED_WAIT) for s in shares], granted_total
-        except (Exception, KeyboardInterrupt):
-            return [], granted_total
-    return [s.result().result() for s in shares], granted_total
+class Dealer:
+    """The client's side: it carries the offers to their owners and the answers back, deals the
+    seeds, and keeps one thread per share, each waiting on its own share's call (none waits for
+    another).
+
+    A share gets one seed to begin with and another whenever its stack is empty, as a ``--jobs``
+    worker takes its next task.  A share with nothing to expand and no mail waits here, without
+    a call, until mail comes or the run ends.  ``counted``: the tables the split visited."""
+
+    def __init__(self, shares: list[Any], seeds: list[Seed], max_states: int | None, counted: int) -> None:
+        n = len(shares)
+        self.shares, self.seeds, self.max_states = shares, list(reversed(seeds)), max_states
+        self.granted = counted
+        self.asked: list[list[Asked]] = [[] for _ in range(n)]  # per owner: offers to carry to it
+        self.answered: list[list[Answer]] = [[] for _ in range(n)]  # per asker: answers to carry back
+        self.left = [0] * n  # per share: tables on its stack after its last call
+        self.waiting = [0] * n  # per share: its offers not yet answered
+        self.calling = [False] * n
+        self.changed = threading.Condition()
+        self.stop = threading.Event()
+        self.budget_spent = False
+        self.error: BaseException | None = None
+
+    def run(self, report: Report, progress: Progress | None) -> list[tuple[Visits, Report]]:
+        """Until no share has a table left (or the budget, or Ctrl-C, or a failure): each share's
+        visits and report ([] if, after Ctrl-C, they did not answer within a slice and
+        :data:`INTERRUPTED_WAIT`)."""
+        threads = [threading.Thread(target=self.serve, args=(i,), daemon=True) for i in range(len(self.shares))]
+        for t in threads:
+            t.start()
+        try:
+            for t in threads:
+                while t.is_alive():
+                    t.join(TICK)  # short waits: Ctrl-C and the progress line are seen at once
+                    if progress is not None:
+                        progress.tick(self.granted)
+        except KeyboardInterrupt:
+            self.end()
+            report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
+            try:  # a share still in its slice answers after it; if none does, the count kept here is the report
+                return [f.result(timeout=SLICE + INTERRUPTED_WAIT) for f in [s.result() for s in self.shares]]
+            except (Exception, KeyboardInterrupt):
+                return []
+        if self.error is not None:
+            raise self.error
+        if self.budget_spent:
+            report.stopped_by, report.truncated, report.cut = "budget", True, sum(self.left) + sum(self.waiting)
+        return [f.result() for f in [s.result() for s in self.shares]]  # asked of all at once
+
+    def serve(self, i: int) -> None:
+        """Share ``i``'s thread: carry its mail to it, and what it answers and offers to the others."""
+        share = self.shares[i]
+        try:
+            while (mail := self.next_call(i)) is not None:
+                answers, offers, left, claimed = share.work(*mail, SLICE).result()
+                with self.changed:
+                    for q, granted, refused in answers:
+                        self.answered[q].append((granted, refused))
+                        self.waiting[q] -= len(granted) + len(refused)
+                    for owner, digests in offers:
+                        self.asked[owner].append((i, digests))
+                        self.waiting[i] += len(digests)
+                    self.left[i], self.calling[i] = left, False
+                    self.granted += claimed
+                    if self.max_states is not None and self.granted >= self.max_states:
+                        self.budget_spent = True
+                        self.stop.set()
+                    self.changed.notify_all()
+        except BaseException as err:  # the first failure ends the run
+            with self.changed:
+                self.error = self.error or err
+            self.end()
+
+    def next_call(self, i: int) -> tuple[list[Asked], list[Answer], list[Seed]] | None:
+        """What share ``i`` is sent next (its mail, and a seed if its stack is empty), once it has
+        any; None when the run is over (nothing left anywhere, or stopped)."""
+        with self.changed:
+            while not self.stop.is_set():
+                if self.left[i] == 0 and self.seeds:
+                    seeds = [self.seeds.pop()]
+                elif self.left[i] or self.asked[i] or self.answered[i]:
+                    seeds = []
+                elif not (any(self.left) or any(self.calling) or any(self.asked) or any(self.answered)):
+                    self.changed.notify_all()  # the last one idle: wake the others, to end too
+                    return None
+                else:
+                    self.changed.wait()
+                    continue
+                mail = (self.asked[i], self.answered[i], seeds)
+                self.asked[i], self.answered[i], self.calling[i] = [], [], True
+                return mail
+            return None
+
+    def end(self) -> None:
+        self.stop.set()
+        with self.changed:
+            self.changed.notify_all()
 
 
 def _connect(address: str) -> tuple[Any, Any]:

@@ -111,8 +111,13 @@ class Condition:
         return cls(tuple(sorted(p.items(), key=lambda kv: SYMBOLS.index(kv[0]))), name or None)
 
     @property
-    def needs(self) -> Pool:
-        return Counter(dict(self.symbols))
+    def needs(self) -> Skills:
+        """The symbols as a pool, made once (kept beside the frozen fields; never changed)."""
+        kept: Skills | None = self.__dict__.get("_needs")
+        if kept is None:
+            kept = Skills(self.symbols)
+            object.__setattr__(self, "_needs", kept)
+        return kept
 
     def __str__(self) -> str:
         text = fmt(self.needs)
@@ -125,9 +130,10 @@ def shortfall(have: Mapping[str, int], demands: Iterable[Mapping[str, int]]) -> 
     SYM-2/SYM-3: each specific symbol is covered by its own kind first; what is left over
     must come from spare 全, and 道具 can never be covered by 全.
     """
-    need: Pool = Counter()
+    need: dict[str, int] = {}
     for d in demands:
-        need.update(d)
+        for s, n in d.items():
+            need[s] = need.get(s, 0) + n
     spare_all = have.get(ALL, 0) - need.get(ALL, 0)
     if spare_all < 0:
         return -spare_all + sum(max(0, n - have.get(s, 0)) for s, n in need.items() if s != ALL)

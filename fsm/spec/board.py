@@ -15,7 +15,7 @@ from typing import Protocol
 
 from fsm.errors import BadInput
 from fsm.i18n import _, did_you_mean, language
-from fsm.rules.skills import Pool, can_pay, coverable
+from fsm.rules.skills import Pool, Skills, can_pay, coverable
 from fsm.rules.timing import Point, TimingSpec
 from fsm.spec import effects
 from fsm.spec.kinds import KindSpec
@@ -38,6 +38,13 @@ class OnTable:
 
     def __init__(self, host: Tabled) -> None:
         self.host = host
+        # id(abilities) -> (rules, abilities, the continuous ones, whether one is 【同調】): a unit's
+        # abilities are a tuple its copies share, so this is asked once per tuple, not per look
+        self._continuous: dict[int, tuple[Ruleset, tuple[Ability, ...], tuple[Ability, ...], bool]] = {}
+        # What a unit keeps of this board's answers (its free skills) carries this token: a plain
+        # object, so that a pickled unit carries no rules, and a new one whenever the rules change.
+        self._token: tuple[Ruleset | None, object] = (None, object())
+        self._specs: dict[str, tuple[Ruleset, KindSpec]] = {}  # a chain item's kind -> its spec
 
     @property
     def table(self) -> Table:
@@ -61,8 +68,12 @@ class OnTable:
 
     def spec_of(self, item: ChainItem) -> KindSpec:
         """The procedure spec a chain item follows (its kind, wrapped in 【同調】 if it is one)."""
-        sync = item.kind.startswith("sync_")
-        return self.host.rules.kind(item.kind.removeprefix("sync_"), sync)
+        rules, kind = self.host.rules, item.kind
+        known = self._specs.get(kind)
+        if known is None or known[0] is not rules:
+            sync = kind.startswith("sync_")
+            known = self._specs[kind] = (rules, rules.kind(kind.removeprefix("sync_"), sync))
+        return known[1]
 
     def timings_at(self, point: Point) -> Mapping[str, TimingSpec]:
         """The timings in force at this point.  Where the other player may reply before a main
@@ -107,29 +118,48 @@ class OnTable:
 
         A 【同調】 one works only while its partner is in the same party (SYNC-1).
         """
-        return [
-            eff
-            for ab in unit.abilities
-            if self.is_continuous(ab)
-            if ab.sync is None or self.partner(unit, ab.sync)
-            for eff in ab.effect
-        ]
+        continuous, _synced = self.continuous_abilities(unit)
+        if not continuous:
+            return []
+        return [eff for ab in continuous if ab.sync is None or self.partner(unit, ab.sync) for eff in ab.effect]
+
+    def continuous_abilities(self, unit: Unit) -> tuple[tuple[Ability, ...], bool]:
+        """The unit's abilities always in effect (AUTO-4), and whether one of them is 【同調】 (then
+        whether it works depends on the other units: SYNC-1)."""
+        rules, abilities = self.host.rules, unit.abilities
+        known = self._continuous.get(id(abilities))
+        if known is None or known[1] is not abilities or known[0] is not rules:
+            continuous = tuple(ab for ab in abilities if self.is_continuous(ab))
+            known = (rules, abilities, continuous, any(ab.sync is not None for ab in continuous))
+            self._continuous[id(abilities)] = known
+        return known[2], known[3]
 
     def is_continuous(self, ab: Ability) -> bool:
         return self.host.rules.kinds[ab.kind].never_declared and not ab.battle_only
 
     # ------------------------------------------------------------------ skills
-    def available(self, unit: Unit) -> Pool:
+    def available(self, unit: Unit) -> Skills:
         """Skills the unit has now: base + grants − used this battle (SC-2) − what a continuous
         【自動】 takes away for as long as it is in effect (AUTO-4)."""
+        # Kept on the unit until it is written (fsm/table/sharing.py drops it), unless a 【同調】
+        # one makes it depend on the other units too.  Immutable: callers never change it.
+        rules, token = self.host.rules, self._token
+        if token[0] is not rules:
+            token = self._token = (rules, object())
+        kept = unit._derived
+        if kept is not None and kept[0] is token[1]:
+            return kept[1]
+        _continuous, synced = self.continuous_abilities(unit)
         gained, lost = effects.lasting_skills(self.continuous_effects(unit))
         skills = unit.skills
-        # one plain dict, one Counter at the end (Counter arithmetic made four a call)
         total = dict(skills.base)
         for part, sign in ((skills.granted, 1), (gained, 1), (skills.consumed, -1), (lost, -1)):
             for s, n in part.items():
                 total[s] = total.get(s, 0) + sign * n
-        return Counter({s: n for s, n in total.items() if n > 0})
+        have = Skills(total)
+        if not synced and unit._lease is not None:  # bound: every write inside reaches _check_write
+            unit.__dict__["_derived"] = (token[1], have)
+        return have
 
     def acted(self, unit: Unit) -> bool:
         """行動完了: made so by acting or an effect, or held so by a continuous 【自動】 (AUTO-4)."""
@@ -144,9 +174,12 @@ class OnTable:
         """Each equip on the unit with the skills it holds: its condition's, as far as the unit still
         has them (EQ-1).  A held skill that is gone (stripped, a lapsed grant) is not held, so the
         unit's other skills stay free."""
-        left = self.available(unit)
+        equips = self.equips_on(unit)
+        if not equips:
+            return []
+        left = Counter(self.available(unit))
         out = []
-        for card in self.equips_on(unit):
+        for card in equips:
             part = coverable(left, card.condition.needs)
             left.subtract(part)
             out.append((card, part))
@@ -162,7 +195,7 @@ class OnTable:
         names = [self.source_name(i) for i in self.pending_uses(unit)]
         return ", ".join(names + [c.name for c in self.equips_on(unit)])
 
-    def held_clause(self, u: Unit, need: Pool, clause: str) -> str:
+    def held_clause(self, u: Unit, need: Mapping[str, int], clause: str) -> str:
         """Why ``need`` cannot be paid from what is free: EQ-1 if only the skills u's equips hold
         stand in the way (an equip holds them while equipped), else the using kind's own clause."""
         pending = [Counter(dict(i.reserved)) for i in self.pending_uses(u)]

@@ -170,7 +170,7 @@ effect("bounce", ja="手札に戻す", en="target unit returns to its owner's ha
 def _strip(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
     assert u is not None
-    if board.available(u).get(eff.arg, 0) > 0:
+    if board.available(u)[eff.arg] > 0:
         u.skills = replace(u.skills, consumed=u.skills.consumed + {eff.arg: 1})
     board.note(_("{unit} loses {arg} for this battle").format(unit=u.name, arg=eff.arg), hit.clause)
     return True

@@ -20,7 +20,7 @@ is one more :func:`price` registration (docs/designer.md).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from fsm.i18n import N_, _, either
@@ -89,7 +89,7 @@ def price(
     )
 
 
-def _stand_in(board: Board, need: Pool, paid: Pool) -> None:
+def _stand_in(board: Board, need: Mapping[str, int], paid: Pool) -> None:
     extra = paid.get("全", 0) - need.get("全", 0)
     if extra > 0:
         covered = fmt(Counter({s: n - paid.get(s, 0) for s, n in need.items() if n > paid.get(s, 0)}))

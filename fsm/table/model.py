@@ -10,14 +10,12 @@ current state in these objects too (``ChainItem.state``, ``Table.chain_state``,
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, MutableSet
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, MutableSet
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from fsm.rules.price_parts import Part
-from fsm.rules.skills import Condition, Pool, SkillPool
+from fsm.rules.skills import Condition, SkillPool, Skills
 from fsm.table.sharing import Lease, Shared, SharedDict
 
 
@@ -26,6 +24,10 @@ def _shallow(obj: Any) -> Any:
     new = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__)
     return new
+
+
+#: Whether a type of flow state is a set (copied with its table), by type.
+_IS_SET: dict[type, bool] = {}
 
 
 @dataclass(frozen=True)
@@ -56,8 +58,13 @@ class Ability:
     parts: tuple[Part, ...] = ()  # the rest of its 代償: cards, units, equips (fsm/rules/price_parts.py)
 
     @property
-    def cost_pool(self) -> Pool:
-        return Counter(dict(self.cost))
+    def cost_pool(self) -> Skills:
+        """The 代償's skills as a pool, made once (kept beside the frozen fields; never changed)."""
+        kept: Skills | None = self.__dict__.get("_cost_pool")
+        if kept is None:
+            kept = Skills(self.cost)
+            object.__setattr__(self, "_cost_pool", kept)
+        return kept
 
 
 @dataclass
@@ -198,6 +205,24 @@ class Battle:
         return {p: d + self.modifier(p) for p, d in self.dice.items()}
 
 
+class Writing:
+    """:meth:`Table.writing`'s block (a class, not a generator: every move enters one)."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __enter__(self) -> Table:
+        t = self.table
+        t.stamp = object()
+        t._lease.writing += 1
+        return t
+
+    def __exit__(self, *exc: object) -> None:
+        self.table._lease.writing -= 1  # the lease now (a copy taken inside renews it, keeping the count)
+
+
 @dataclass
 class Outcome:
     """What became of one declared item: resolved or fizzled, and why."""
@@ -266,18 +291,12 @@ class Table:
         self.rolls += 1
         return random.Random(f"{self.seed}:{self.rolls}").randint(1, 6)
 
-    @contextmanager
-    def writing(self) -> Iterator[Table]:
+    def writing(self) -> Writing:
         """Inside, a part read through this table is its own to write (copied first if shared).
 
         Entering it gives the table a new :attr:`stamp`: a move vetted on the old content
         (:meth:`fsm.engine.game.Game.legal_moves`) is checked again before it is played here."""
-        self.stamp = object()
-        self._lease.writing += 1
-        try:
-            yield self
-        finally:
-            self._lease.writing -= 1  # the lease now (a copy taken inside renews it, keeping the count)
+        return Writing(self)
 
     def copy(self) -> Table:
         """An independent copy that shares every unit, card and geo until one side writes it.
@@ -302,10 +321,14 @@ class Table:
         new.chain = [_shallow(i) for i in self.chain]
         new.outcomes = list(self.outcomes)
         new.resolution_order = list(self.resolution_order)
-        if isinstance(self.flow_state, MutableSet):
+        kind = type(self.flow_state)
+        is_set = _IS_SET.get(kind)
+        if is_set is None:  # an isinstance check against an ABC costs more than the copy: once per type
+            is_set = _IS_SET[kind] = issubclass(kind, MutableSet)
+        if is_set:
             # The abstract MutableSet takes no items; the set kept here (python-statemachine's
             # OrderedSet) is built from an iterable.
-            same_kind = cast("Callable[[Iterable[Any]], MutableSet[Any]]", type(self.flow_state))
+            same_kind = cast("Callable[[Iterable[Any]], MutableSet[Any]]", kind)
             new.flow_state = same_kind(self.flow_state)
         return new
 

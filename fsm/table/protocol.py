@@ -8,10 +8,11 @@ engine.  (The game flow's listener has its own, :class:`fsm.machines.steps.FlowH
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 from fsm.rules.price_parts import Part
-from fsm.rules.skills import Pool
+from fsm.rules.skills import Pool, Skills
 from fsm.rules.variants import Variants
 from fsm.table.model import Ability, Card, ChainItem, Table, Unit
 
@@ -62,7 +63,7 @@ class Board(Protocol):
     def acted(self, unit: Unit) -> bool:
         """行動完了, by acting, by an effect, or held so by a continuous 【自動】 (AUTO-4)."""
 
-    def available(self, unit: Unit) -> Pool:
+    def available(self, unit: Unit) -> Skills:
         """The skills the unit has now (SC-2, AUTO-4)."""
 
     def holdings(self, unit: Unit) -> list[Pool]:
@@ -71,7 +72,7 @@ class Board(Protocol):
     def holders(self, unit: Unit) -> str:
         """The names of what holds the unit's skills (pending cards, equips), for a refusal."""
 
-    def held_clause(self, unit: Unit, need: Pool, clause: str) -> str:
+    def held_clause(self, unit: Unit, need: Mapping[str, int], clause: str) -> str:
         """EQ-1 where only what the unit's equips hold stands in the way of ``need``, else ``clause``."""
 
     def equip_holds(self, unit: Unit) -> list[Pool]:

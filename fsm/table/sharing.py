@@ -59,6 +59,7 @@ class Shared:
 
     _lease: Lease | None = None  # None: in no table yet, free to write
     _key: Any = None
+    _derived: Any = None  # what the rules derive from the part alone (its free skills), kept as _key is
 
     def __setattr__(self, name: str, value: Any) -> None:
         self._check_write(name)
@@ -74,7 +75,8 @@ class Shared:
                 f"table (an undo snapshot or an explored line); change it inside `with table.writing():`, or take "
                 f"a copy of your own with table.<units|cards|geos>.edit({name!r})"
             )
-        self.__dict__["_key"] = None  # about to change: the kept fingerprint goes
+        d = self.__dict__
+        d["_key"] = d["_derived"] = None  # about to change: what was kept of it goes
 
     def fingerprint(self) -> Any:
         raise NotImplementedError
