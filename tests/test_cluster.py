@@ -136,3 +136,13 @@ def test_the_first_failure_on_dask_cancels_the_other_tasks_with_one_clear_messag
         ):
             time.sleep(0.2)
         assert left == 0, f"{left} tasks of the failed run still on the cluster"
+
+
+def test_dask_budget_counts_the_tables_of_all_shares_and_marks_the_report_cut(scheduler: str) -> None:
+    """`--max-states` on Dask: the run stops once the shares together were granted the budget (each
+    may finish the slice it is in), and the report says the budget cut it."""
+    path = REPO / "scenarios/counter_of_counter_of_counter.yaml"
+    report = explore_file(path, dask=scheduler, max_states=2_000)
+    assert report.stopped_by == "budget" and report.truncated and not report.complete
+    assert report.cut > 0
+    assert 2_000 <= report.states < 38_392  # the whole space is 38,392 tables (README (b6))

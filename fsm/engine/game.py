@@ -113,15 +113,7 @@ class Game:
         """Every move the rules allow now.  These very objects, applied to this table's content
         (the same :attr:`fsm.table.model.Table.stamp`: this table or a copy of it, unwritten), are
         played without checking them again; any other move, and any text, is checked in full."""
-        problem = self.legality.problem
-        self._points = {}  # nothing is written while the candidates are judged: where each player stands holds
-        try:
-            with unworded():  # only whether a rule refuses it matters here, not the refusal's words
-                legal = [m for m in candidates(self) if problem(m) is None]
-        except BadInput:  # a candidate naming what is not on the table: asked again, to word the error
-            legal = [m for m in candidates(self) if problem(m) is None]
-        finally:
-            self._points = None
+        legal = _allowed(self)
         # Kept on the table, so that its copies carry it (the list keeps the ids taken); it holds
         # while the copy's stamp is this one, that is until the copy is written.
         self.table.vetted = (self, self.table.stamp, {id(m) for m in legal}, legal)
@@ -192,25 +184,10 @@ class Game:
         timing table uses: the turn player's main phase is the other player's "opponent's main phase"."""
         points = self._points
         if points is None:
-            return self._point(player)
-        known = points.get(player)
-        if known is None:
-            known = points[player] = self._point(player)
-        return known
-
-    def _point(self, player: str | None) -> Point:
-        t = self.table
-        if t.chain and priority(t) is not None:
-            top = t.chain[-1]
-            return Point(N_("answering"), answering=self.spec_of(top).category, during=top.during)
-        own = player is None or player == self.actor()
-        if self.flow.at("main_phase") and t.main_reply and own:
-            return Point(N_("opponent's main phase"), action="opponent_main")
-        if self.flow.at("main_phase"):
-            return Point(N_("own main phase"), action="own_main") if own else Point(N_("opponent's main phase"))
-        if self.flow.at("normal_timing"):
-            return Point(N_("own normal timing"), action="own_normal") if own else Point(N_("opponent's normal timing"))
-        return Point(self.flow_name())
+            return _point(self, player)
+        if player not in points:
+            points[player] = _point(self, player)
+        return points[player]
 
     STARTS = STARTS  # where a table may start (fsm.machines.battle.STARTS)
 
@@ -389,3 +366,35 @@ class Game:
 
     def settled(self, item: ChainItem) -> None:
         self.resolving.settled(item)
+
+
+def _allowed(game: Game) -> list[Move]:
+    """The candidates the rules allow.  Nothing is written while they are judged, so where each
+    player stands is worked out once (:meth:`Game.point`), and no refusal is worded: only whether a
+    rule refuses matters here.  A candidate naming what is not on the table is asked again, worded,
+    so that its error says what it names."""
+    problem = game.legality.problem
+    game._points = {}
+    try:
+        with unworded():
+            return [m for m in candidates(game) if problem(m) is None]
+    except BadInput:
+        return [m for m in candidates(game) if problem(m) is None]
+    finally:
+        game._points = None
+
+
+def _point(game: Game, player: str | None) -> Point:
+    """:meth:`Game.point`, worked out."""
+    t = game.table
+    if t.chain and priority(t) is not None:
+        top = t.chain[-1]
+        return Point(N_("answering"), answering=game.spec_of(top).category, during=top.during)
+    own = player is None or player == game.actor()
+    if game.flow.at("main_phase") and t.main_reply and own:
+        return Point(N_("opponent's main phase"), action="opponent_main")
+    if game.flow.at("main_phase"):
+        return Point(N_("own main phase"), action="own_main") if own else Point(N_("opponent's main phase"))
+    if game.flow.at("normal_timing"):
+        return Point(N_("own normal timing"), action="own_normal") if own else Point(N_("opponent's normal timing"))
+    return Point(game.flow_name())
