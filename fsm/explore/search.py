@@ -13,7 +13,6 @@ whole level of tables (:meth:`Search.breadth_first`, kept to measure against).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
@@ -26,6 +25,7 @@ from fsm.explore.visited import Claims, DigestMap, Visits
 from fsm.i18n import _, language, using
 from fsm.machines.compiled import compiled_machines
 from fsm.table.model import Table
+from fsm.table.sharing import Shared, stable_digest
 
 #: How the machines run while exploring: from their compiled tables (the default, fsm.machines.compiled),
 #: or through python-statemachine itself.  Both give the same reports (tests/test_compiled.py).
@@ -77,8 +77,7 @@ class Search:
 
     def digest(self, t: Table) -> int:
         if self.stable:
-            text = repr((t.key(), self.judge.results(t))).encode()
-            return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
+            return stable_digest(repr((t.key(Shared.stable_key), self.judge.results(t))))
         return hash((t.key(), self.judge.results(t)))
 
     def run(self, depth: int | None, breadth_first: bool = False) -> None:
