@@ -3,10 +3,12 @@ results of ``--jobs 1``, no table expanded twice, and tasks that carry the scena
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,7 @@ from fsm.explore.explorer import explore_file
 from fsm.explore.position import game_at
 from fsm.explore.report import Judge, Report
 from fsm.explore.search import Search
+from fsm.explore.visited import NOT_EXPANDED, Visits
 
 distributed = pytest.importorskip("distributed", reason="Dask is installed by the test extra (fsm[dask])")
 
@@ -72,26 +75,85 @@ def test_dask_local_n_starts_its_own_cluster_and_reads_a_designers_rules_from_th
     _same(explore_file(path), explore_file(path, dask="local:2"))
 
 
-def test_a_share_needs_the_scenarios_content_not_its_path(tmp_path: Path) -> None:
-    """The files travel inside the task: a share built from them works after they are gone."""
-    from fsm.explore.cluster import Share, bundle
+class _Answered:
+    """An actor call's future, answered already."""
 
-    for name in ("rest.yaml", "rest.toml"):
-        shutil.copy(REPO / "designs" / name, tmp_path / name)
-    files, name = bundle(tmp_path / "rest.yaml")
-    assert set(files) == {"rest.yaml", "rest.toml"}
-    shutil.rmtree(tmp_path)
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def done(self) -> bool:
+        return True
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self.value
+
+
+class _Owner:
+    """Share 1 as share 0 sees it through Dask: it answers offers first come, first granted
+    (``refuse``: digests some other share was granted before), and has no seed to give."""
+
+    def __init__(self, refuse: Iterable[int] = ()) -> None:
+        self.owned = set(refuse)
+        self.asked: list[int] = []
+
+    def claim(self, digests: list[int]) -> _Answered:
+        self.asked += digests
+        granted = [d for d in digests if d not in self.owned]
+        self.owned.update(digests)
+        return _Answered(granted)
+
+    def take_seed(self) -> _Answered:
+        return _Answered(None)
+
+
+def _share_of(files: cluster.Bundle, name: str) -> Share:
+    """Share 0 of 2, dealt the one seed that is the start itself."""
     start = game_at(REPO / "designs/rest.yaml", "start", {})
     search = Search(start, Judge(start, start.table), Report(name, "start", None, {}), start.table, stable=True)
-    share = Share(files, name, "start", {}, "compiled", 0, 2, [search.start_digest])
-    answers, offers, left, claimed = share.work([], [], [((), search.start_digest)], 60.0)  # replayed, expanded
-    assert answers == [] and left == 0 and share.report.states > claimed > 0  # its own children, expanded at once
-    [(owner, offered)] = offers  # the others, offered to the share that owns them
-    assert owner == 1 and all(d % 2 == 1 for d in offered)
-    _answers, _offers, left, _claimed = share.work([], [(offered[1:], offered[:1])], [], 0.0)
-    assert left == len(offered) - 1 and not share.offered  # the granted ones wait on its stack
-    [(asker, granted, refused)] = share.work([(1, [2, 2, 4])], [], [], 0.0)[0]  # as the owner: first come
-    assert (asker, granted, refused) == (1, [2, 4], [2])
+    return Share(files, name, "start", {}, "compiled", 0, 2, [search.start_digest], [((), search.start_digest)])
+
+
+def test_a_share_needs_the_scenarios_content_not_its_path(tmp_path: Path) -> None:
+    """The files travel inside the task: a share built from them works after they are gone.  It
+    claims the children it owns (even digests, share 0 of 2) itself, offers the others to their
+    owner, and expands those granted: granted everything, it explores the whole space alone."""
+    for name in ("rest.yaml", "rest.toml"):
+        shutil.copy(REPO / "designs" / name, tmp_path / name)
+    files, name = cluster.bundle(tmp_path / "rest.yaml")
+    assert set(files) == {"rest.yaml", "rest.toml"}
+    shutil.rmtree(tmp_path)
+    share, owner = _share_of(files, name), _Owner()
+    visits, report = share.run([share, owner])
+    one = explore_file(REPO / "designs/rest.yaml")
+    assert report.states == one.states - 1  # every table but the seed's own start, the split's
+    assert owner.asked and all(d % 2 == 1 for d in owner.asked)  # only what the other share owns is offered
+    assert all(visits.moves.get(d) >= 0 for d in owner.asked)  # granted: expanded here
+    expanded = [d for d, n in visits.moves.items() if n != NOT_EXPANDED]
+    assert len(expanded) == 1 + share.claimed + len(owner.asked)  # the seed's start, its own claims, the granted
+    assert not share.stack and not share.offered
+
+
+def test_a_share_does_not_expand_what_the_owner_refused() -> None:
+    """A child whose owner granted it to another share first is recorded (it is reached here too)
+    but not expanded: that other share expands it."""
+    files, name = cluster.bundle(REPO / "designs/rest.yaml")
+    first = _Owner()
+    _share_of(files, name).run([None, first])
+    refusing = _Owner(refuse=first.asked)
+    visits, _report = _share_of(files, name).run([None, refusing])
+    assert refusing.asked and all(visits.moves.get(d) == NOT_EXPANDED for d in refusing.asked)
+
+
+def test_an_owner_grants_each_digest_once_and_gives_away_the_seed_it_would_begin_last() -> None:
+    files, name = cluster.bundle(REPO / "designs/rest.yaml")
+    seeds: list[cluster.Seed] = [(("pass",), 1), (("pass", "pass"), 2)]
+    share = Share(files, name, "start", {}, "compiled", 0, 2, [10], seeds)
+    assert asyncio.run(share.claim([2, 2, 4, 10])) == [2, 4]  # 10: the split's, claimed at the start
+    assert asyncio.run(share.claim([4, 6])) == [6]  # refused now and later
+    assert share.claimed == 3
+    assert asyncio.run(share.take_seed()) == seeds[1]  # its own next seed stays, for itself
+    assert asyncio.run(share.take_seed()) == seeds[0]
+    assert asyncio.run(share.take_seed()) is None
 
 
 def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
@@ -102,18 +164,13 @@ def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
 
 
 class _FailingShare(Share):
-    """A share whose first call fails on share 1 (pickled by value: the workers
-    cannot import tests/), while the other share goes on."""
+    """A share that fails on share 1 as it begins (pickled by value: the workers cannot import
+    tests/), while the other share goes on."""
 
-    calls = 0
-
-    def work(
-        self, asked: list[cluster.Asked], answered: list[cluster.Answer], seeds: list[cluster.Seed], seconds: float
-    ) -> cluster.Worked:
-        self.calls += 1
-        if self.calls == 1 and self.index == 1:
+    def run(self, peers: list[Any]) -> tuple[Visits, Report]:
+        if self.index == 1:
             raise RuntimeError("worker 1 broke on purpose")
-        return super().work(asked, answered, seeds, seconds)
+        return super().run(peers)
 
 
 def test_the_first_failure_on_dask_cancels_the_other_tasks_with_one_clear_message(

@@ -3,25 +3,31 @@
 The work is shared out as ``--jobs`` does: this process plays the first moves breadth first
 until there are a few unfinished tables per worker (:func:`fsm.explore.parallel.split_start`),
 and deals them out as *seeds*, the moves that reach each one, which a share replays.  Each
-Dask worker holds one :class:`Share` (a Dask actor).  A share gets one seed to begin with and
-the next one whenever it has nothing left, as a ``--jobs`` worker takes its next task; all
-that follows a seed stays with the share that took it (tables never cross the network).
+Dask worker holds one :class:`Share` (a Dask actor), which is dealt every n-th seed; a share
+that has run out of its own takes an untouched seed from another share, as a ``--jobs`` worker
+takes the next task.  All that follows a seed stays with the share that took it (tables never
+cross the network).
 
 How the workers share which tables are claimed, in a way that holds across machines: digests
 are *partitioned by owner*.  Share ``i`` of ``n`` owns the digests ``d % n == i`` and keeps
 their claims (one :class:`fsm.explore.visited.DigestMap`, about 17 bytes a table).  A child a
 share makes is claimed at once if the share owns it, with no round trip; otherwise its digest
 is *offered* to its owner, which grants it to the first share that asked and refuses it to
-every other, then and later, and the child waits where it was made until the answer comes.
-A share works in slices of about :data:`SLICE` seconds (expanding depth first); between
-slices this process, the Dask client, carries the offers to their owners and the answers back
-(one thread here per share, each waiting on its own share's call: no share waits for another,
-and an idle one is not called until it has mail).  Why this way: the shared digest table of
-``--jobs`` needs one machine; a claim asked of another worker per table costs a round trip
-per table, more than expanding it; the first version went level by level, and every level
-waited for its slowest share (a third of its speed lost); claims kept by the client alone made
-each share wait a round trip for every child, and cost the client a call every few tables.
-Only digests and seeds travel, and no share depends on memory another holds.
+every other, then and later.  The shares talk to each other directly: each one explores in
+one long call (:meth:`Share.run`, in the actor's thread) and sends its offers every
+:data:`BATCH` seconds without waiting for the answer, while the owner answers on its worker's
+event loop (:meth:`Share.claim` is a coroutine, which Dask runs there), whatever its own search
+is doing.  A child waits where it was made until the answer comes, a round trip later.  This
+process only deals the seeds at the start and, for the progress line and the budget, asks the
+shares their counts every :data:`TICK` seconds.  A share whose stack, offers and seeds are all
+spent, and that finds no untouched seed elsewhere, is done: nothing can give it work again.
+
+Why this way: the shared digest table of ``--jobs`` needs one machine; asking about each table
+as it comes costs a round trip per table, more than expanding it; the first version went level
+by level, and every level waited for its slowest share (a third of its speed lost); the second
+had this process carry every offer between slices of a fifth of a second, and its children
+waited a slice or two, its calls cost this process's CPU (0.755x of ``--jobs 2`` on one
+2-core machine).  Only digests and seeds travel, and no share depends on memory another holds.
 
 A share's children that another share was granted are still *recorded* where they were made
 (their :class:`fsm.explore.visited.Visits`), so every share's visits merge into the counts of
@@ -29,19 +35,21 @@ A share's children that another share was granted are still *recorded* where the
 
 The actors carry the scenario's content (the file and the designer files its ``rules:`` names),
 not its path, so a worker on another machine, or in another directory, reads the same scenario.
-The first failure ends the run: no share is called again, every actor is cancelled, and the
+The first failure ends the run: every share is told to stop, every actor is cancelled, and the
 error is said in one line (BadInput: no traceback, exit 2).  Ctrl-C ends it too, with the
-report so far (the shares' own if they answer within a slice and :data:`INTERRUPTED_WAIT`,
-else the tables counted here).  Dask is imported only here, and only when asked for
+report so far (the shares' own if they answer within :data:`INTERRUPTED_WAIT`, else the tables
+counted here).  Dask is imported only here, and only when asked for
 (``pip install 'fsm-timing-rules[dask]'``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -57,23 +65,19 @@ from fsm.explore.search import Search, playing
 from fsm.explore.visited import DigestMap, Visits
 from fsm.i18n import _
 
-#: Seconds to wait, after Ctrl-C, for the shares' counts (Ctrl-C must end the run within seconds).
-INTERRUPTED_WAIT = 0.5
+#: Seconds to wait, after Ctrl-C or a failure, for the shares to stop and send their counts.
+INTERRUPTED_WAIT = 1.0
 
-#: Seconds a share expands before it offers what it made (short: its children wait for the answer,
-#: and Ctrl-C for the slice; long enough that a call's round trip is a small part of it).
-SLICE = 0.2
-#: Seconds between two looks at Ctrl-C and the progress line.
+#: Seconds a share expands between two sends of its offers (its children wait about this long,
+#: plus a round trip, for their answers; each send is a message to every owner).
+BATCH = 0.05
+#: Seconds between two looks at Ctrl-C, the progress line and the budget.
 TICK = 0.2
+#: Seconds a share waits for an owner's answer before it calls the owner lost.
+ANSWER_WAIT = 60.0
 
 #: A seed as it travels: the moves from the scenario's position, and the digest of the table they reach.
 Seed = tuple[tuple[str, ...], int]
-
-#: Offers carried to an owner: (the asking share, digests); its answer: (asker, granted, refused),
-#: carried back as (granted, refused); what a :meth:`Share.work` call returns.
-Asked = tuple[int, list[int]]
-Answer = tuple[list[int], list[int]]
-Worked = tuple[list[tuple[int, list[int], list[int]]], list[tuple[int, list[int]]], int, int]
 
 #: A scenario as it travels: its file's name → text, with the designer files it names beside it.
 Bundle = dict[str, str]
@@ -97,14 +101,14 @@ def bundle(path: str | Path) -> tuple[Bundle, str]:
 
 
 class Share:
-    """One worker's part (a Dask actor): a stack of tables to expand, the claims of the digests
-    it *owns* (``digest % count == index``), and the children it made that another share owns,
-    waiting for that owner's answer.
+    """One worker's part (a Dask actor): a stack of tables to expand, its seeds, the claims of the
+    digests it *owns* (``digest % count == index``), and the children it made that another share
+    owns, waiting for that owner's answer.
 
-    A child this share owns is claimed here and then, with no round trip; one another share owns
-    is offered to it (through the client) and expanded here only if that owner grants it.  Each
-    :meth:`work` call answers other shares' offers, takes the answers to this share's own, replays
-    the seeds, and expands for about ``seconds``."""
+    :meth:`run` explores in the actor's thread until the share has nothing left; the coroutines
+    (:meth:`claim`, :meth:`take_seed`, :meth:`counts`, :meth:`stop`) run on the worker's event loop
+    meanwhile, so an owner answers at once whatever its own search is doing.  ``claimed`` and
+    ``owned`` are shared by the two threads, under ``lock``."""
 
     def __init__(
         self,
@@ -116,6 +120,7 @@ class Share:
         index: int,
         count: int,
         claimed: list[int],
+        seeds: list[Seed],
     ) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="fsm-share-")
         for rel, text in files.items():
@@ -127,56 +132,107 @@ class Share:
         self.report = Report(name, position, None, {})
         self.search = Search(self.game, Judge(self.game, self.root), self.report, self.root, record=True, stable=True)
         self.machines, self.index, self.count = machines, index, count
+        self.lock = threading.Lock()
         self.owned = DigestMap()  # the digests of this share's partition that some share was granted
         for digest in claimed:  # the split's tables: expanded by it, or a seed's start
             self.owned.add(digest)
+        self.claimed = 0  # digests granted here (to this share or another): the budget's count
+        self.seeds = list(reversed(seeds))  # dealt to this share and not begun, the next one last
         self.stack: list[Node] = []  # tables to expand, last in first out
         self.offered: dict[int, Node] = {}  # children another share owns, waiting for its answer
+        self.stopped = False
 
-    def work(self, asked: list[Asked], answered: list[Answer], seeds: list[Seed], seconds: float) -> Worked:
-        """Answer ``asked`` (other shares' offers of this share's digests: first come, first
-        granted), keep what ``answered`` grants, replay ``seeds``, expand for about ``seconds``.
-
-        Returns the answers (asker, granted, refused), the offers made (owner, digests), the
-        tables left on the stack, and the digests newly claimed here (for the count)."""
-        answers = [(q, *self.claim(digests)) for q, digests in asked]
-        claimed = sum(len(granted) for _q, granted, _refused in answers)
-        for granted, refused in answered:
-            self.stack += [self.offered.pop(d) for d in granted]
-            for d in refused:
-                del self.offered[d]
-        for moves, digest in seeds:
-            self.game.table = self.root.copy()
-            line = replay(self.game, moves, self.machines)
-            if self.search.digest(self.game.table) != digest:
-                raise RuntimeError(f"replaying {' · '.join(moves)} did not reach the table the split saw")
-            self.search.seen.add(digest)
-            self.stack.append((self.game.table, line, digest))
-        offers: dict[int, list[int]] = {}
-        deadline = time.perf_counter() + seconds
+    def run(self, peers: list[Any]) -> tuple[Visits, Report]:
+        """Explore from this share's seeds, then from seeds taken from ``peers`` (every share's
+        actor, in index order), until nothing is left or :meth:`stop`; returns what each table gave."""
+        asked: deque[tuple[Any, list[int]]] = deque()  # offers sent, and the digests each asks for
         with playing(self.game, self.machines):
-            while self.stack and time.perf_counter() < deadline:
-                for child in self.search.children(*self.stack.pop()):
-                    d, owner = child[2], child[2] % self.count
-                    if owner != self.index:
-                        self.offered[d] = child
-                        offers.setdefault(owner, []).append(d)
-                    elif self.owned.add(d):
-                        self.stack.append(child)
-                        claimed += 1
-        return answers, list(offers.items()), len(self.stack), claimed
-
-    def claim(self, digests: list[int]) -> tuple[list[int], list[int]]:
-        """As the owner: which of ``digests`` are granted (never claimed before) and which refused."""
-        granted: list[int] = []
-        refused: list[int] = []
-        for d in digests:
-            (granted if self.owned.add(d) else refused).append(d)
-        return granted, refused
-
-    def result(self) -> tuple[Visits, Report]:
+            while not self.stopped:
+                self._take_answers(asked, wait=not self.stack)
+                if not self.stack and not asked:
+                    seed = self._next_seed(peers)
+                    if seed is None:
+                        break
+                    self._begin(seed)
+                for owner, digests in self._expand(BATCH).items():
+                    asked.append((peers[owner].claim(digests), digests))
         assert self.search.visits is not None
         return self.search.visits, self.report
+
+    def _expand(self, seconds: float) -> dict[int, list[int]]:
+        """Expand depth first for about ``seconds``: the offers to make, by owner."""
+        offers: dict[int, list[int]] = {}
+        deadline = time.perf_counter() + seconds
+        stack, offered, owned, lock, index, count = (
+            self.stack, self.offered, self.owned, self.lock, self.index, self.count
+        )  # fmt: skip
+        while stack and time.perf_counter() < deadline:
+            for child in self.search.children(*stack.pop()):
+                d = child[2]
+                owner = d % count
+                if owner != index:
+                    offered[d] = child
+                    offers.setdefault(owner, []).append(d)
+                    continue
+                with lock:
+                    new = owned.add(d)
+                    self.claimed += new
+                if new:
+                    stack.append(child)
+        return offers
+
+    def _take_answers(self, asked: deque[tuple[Any, list[int]]], wait: bool) -> None:
+        """Keep what the owners granted (on the stack) and drop what they refused; with ``wait``
+        (nothing else to do), wait for the oldest answer first."""
+        while asked and (wait or asked[0][0].done()):
+            future, digests = asked.popleft()
+            granted = set(future.result(timeout=ANSWER_WAIT))
+            for d in digests:
+                child = self.offered.pop(d)
+                if d in granted:
+                    self.stack.append(child)
+            wait = False
+
+    def _next_seed(self, peers: list[Any]) -> Seed | None:
+        """This share's next seed, else an untouched one taken from another share."""
+        with self.lock:
+            if self.seeds:
+                return self.seeds.pop()
+        for i in range(1, self.count):
+            seed = peers[(self.index + i) % self.count].take_seed().result(timeout=ANSWER_WAIT)
+            if seed is not None:
+                return tuple(seed[0]), seed[1]
+        return None
+
+    def _begin(self, seed: Seed) -> None:
+        moves, digest = seed
+        self.game.table = self.root.copy()
+        line = replay(self.game, moves, self.machines)
+        if self.search.digest(self.game.table) != digest:
+            raise RuntimeError(f"replaying {' · '.join(moves)} did not reach the table the split saw")
+        self.search.seen.add(digest)
+        self.stack.append((self.game.table, line, digest))
+
+    async def claim(self, digests: list[int]) -> list[int]:
+        """As the owner: which of ``digests`` are granted (never claimed before); the others are
+        refused, now and later."""
+        with self.lock:
+            granted = [d for d in digests if self.owned.add(d)]
+            self.claimed += len(granted)
+        return granted
+
+    async def take_seed(self) -> Seed | None:
+        """A seed this share has not begun, for a share that has run out (None: none left)."""
+        with self.lock:
+            return self.seeds.pop(0) if self.seeds else None
+
+    async def counts(self) -> tuple[int, int]:
+        """The digests granted here so far, and the tables on the stack and waiting for answers."""
+        return self.claimed, len(self.stack) + len(self.offered)
+
+    async def stop(self) -> None:
+        """End :meth:`run` after the batch it is in (the budget, Ctrl-C, another share's failure)."""
+        self.stopped = True
 
 
 def explore_on_dask(
@@ -191,7 +247,7 @@ def explore_on_dask(
 ) -> Report:
     """Explore a scenario file to the end of every line on a Dask cluster (``local:N``: a new
     ``LocalCluster`` of N single-threaded worker processes).  The budget counts the tables of the
-    split and those the shares were granted, all shares together."""
+    split and those granted by the shares, all shares together."""
     began = time.perf_counter()
     game = game_at(path, position, variants or {})  # bad input is said here, before any cluster starts
     report = Report(str(path), position, None, dict(game.variants.changed()), budget=max_states)
@@ -199,7 +255,9 @@ def explore_on_dask(
     client, cluster = _connect(address)
     try:
         workers = sorted(client.scheduler_info()["workers"])
-        split, frontier = split_start(game, str(path), position, len(workers), machines, stable=True)
+        n = len(workers)
+        split, frontier = split_start(game, str(path), position, n, machines, stable=True)
+        seeds = [(moves_of(line), digest) for _table, line, digest in frontier]
         futures = [
             client.submit(
                 Share,
@@ -209,8 +267,9 @@ def explore_on_dask(
                 dict(variants or {}),
                 machines,
                 i,
-                len(workers),
-                [d for d in split.seen if d % len(workers) == i],
+                n,
+                [d for d in split.seen if d % n == i],
+                seeds[i::n],
                 actor=True,
                 workers=[w],
                 pure=False,
@@ -219,14 +278,14 @@ def explore_on_dask(
         ]
         try:
             shares = [f.result() for f in futures]
-            seeds = [(moves_of(line), digest) for _table, line, digest in frontier]
-            dealer = Dealer(shares, seeds, max_states, split.report.states)
-            parts = dealer.run(report, progress)
+            runs = [s.run(shares) for s in shares]
+            parts = _wait(shares, runs, report, max_states, split.report.states, progress)
+            heard = report.states
             assert split.visits is not None
             merge(report, [(split.visits, split.report), *parts])
             report.per_worker = [part.expanded for _visits, part in parts] or None
-            if not parts:  # interrupted while the shares were busy: what this process counted
-                report.states = dealer.granted
+            if not parts:  # interrupted, and the shares did not answer in time: what was last heard
+                report.states = max(report.states, heard)
         except Exception as err:  # a share failed: release every actor, so that no other task goes on
             client.cancel(futures, force=True)
             if isinstance(err, BadInput):
@@ -244,103 +303,54 @@ def explore_on_dask(
     return report
 
 
-class Dealer:
-    """The client's side: it carries the offers to their owners and the answers back, deals the
-    seeds, and keeps one thread per share, each waiting on its own share's call (none waits for
-    another).
+def _wait(
+    shares: list[Any],
+    runs: list[Any],
+    report: Report,
+    max_states: int | None,
+    counted: int,
+    progress: Progress | None,
+) -> list[tuple[Visits, Report]]:
+    """Until every share's :meth:`Share.run` has returned: each share's visits and report.
 
-    A share gets one seed to begin with and another whenever its stack is empty, as a ``--jobs``
-    worker takes its next task.  A share with nothing to expand and no mail waits here, without
-    a call, until mail comes or the run ends.  ``counted``: the tables the split visited."""
-
-    def __init__(self, shares: list[Any], seeds: list[Seed], max_states: int | None, counted: int) -> None:
-        n = len(shares)
-        self.shares, self.seeds, self.max_states = shares, list(reversed(seeds)), max_states
-        self.granted = counted
-        self.asked: list[list[Asked]] = [[] for _ in range(n)]  # per owner: offers to carry to it
-        self.answered: list[list[Answer]] = [[] for _ in range(n)]  # per asker: answers to carry back
-        self.left = [0] * n  # per share: tables on its stack after its last call
-        self.waiting = [0] * n  # per share: its offers not yet answered
-        self.calling = [False] * n
-        self.changed = threading.Condition()
-        self.stop = threading.Event()
-        self.budget_spent = False
-        self.error: BaseException | None = None
-
-    def run(self, report: Report, progress: Progress | None) -> list[tuple[Visits, Report]]:
-        """Until no share has a table left (or the budget, or Ctrl-C, or a failure): each share's
-        visits and report ([] if, after Ctrl-C, they did not answer within a slice and
-        :data:`INTERRUPTED_WAIT`)."""
-        threads = [threading.Thread(target=self.serve, args=(i,), daemon=True) for i in range(len(self.shares))]
-        for t in threads:
-            t.start()
+    Every :data:`TICK` it looks at Ctrl-C and at the shares' counts (``report.states``: with
+    ``counted``, the split's tables).  The budget spent, the shares are stopped
+    and the report marked cut.  The first failure stops every share and is raised.  After Ctrl-C,
+    the shares' own reports if they come within :data:`INTERRUPTED_WAIT` ([] if not: the report
+    then counts what this process last heard)."""
+    try:
+        while not all(r.done() for r in runs):
+            time.sleep(TICK)
+            for r in runs:
+                if r.done():
+                    r.result()  # a share's failure is raised here, at once
+            counts = [s.counts().result(timeout=ANSWER_WAIT) for s in shares]
+            report.states = counted + sum(c for c, _left in counts)
+            if progress is not None:
+                progress.tick(report.states)
+            if max_states is not None and report.states >= max_states and not report.stopped_by:
+                report.stopped_by, report.truncated = "budget", True
+                report.cut = max(sum(left for _c, left in counts), 1)
+                _stop(shares)
+    except KeyboardInterrupt:
+        _stop(shares)
+        report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
         try:
-            for t in threads:
-                while t.is_alive():
-                    t.join(TICK)  # short waits: Ctrl-C and the progress line are seen at once
-                    if progress is not None:
-                        progress.tick(self.granted)
-        except KeyboardInterrupt:
-            self.end()
-            report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
-            try:  # a share still in its slice answers after it; if none does, the count kept here is the report
-                return [f.result(timeout=SLICE + INTERRUPTED_WAIT) for f in [s.result() for s in self.shares]]
-            except (Exception, KeyboardInterrupt):
-                return []
-        if self.error is not None:
-            raise self.error
-        if self.budget_spent:
-            report.stopped_by, report.truncated, report.cut = "budget", True, sum(self.left) + sum(self.waiting)
-        return [f.result() for f in [s.result() for s in self.shares]]  # asked of all at once
+            return [r.result(timeout=INTERRUPTED_WAIT) for r in runs]
+        except (Exception, KeyboardInterrupt):
+            return []
+    except Exception:
+        _stop(shares)
+        raise
+    return [r.result() for r in runs]
 
-    def serve(self, i: int) -> None:
-        """Share ``i``'s thread: carry its mail to it, and what it answers and offers to the others."""
-        share = self.shares[i]
-        try:
-            while (mail := self.next_call(i)) is not None:
-                answers, offers, left, claimed = share.work(*mail, SLICE).result()
-                with self.changed:
-                    for q, granted, refused in answers:
-                        self.answered[q].append((granted, refused))
-                        self.waiting[q] -= len(granted) + len(refused)
-                    for owner, digests in offers:
-                        self.asked[owner].append((i, digests))
-                        self.waiting[i] += len(digests)
-                    self.left[i], self.calling[i] = left, False
-                    self.granted += claimed
-                    if self.max_states is not None and self.granted >= self.max_states:
-                        self.budget_spent = True
-                        self.stop.set()
-                    self.changed.notify_all()
-        except BaseException as err:  # the first failure ends the run
-            with self.changed:
-                self.error = self.error or err
-            self.end()
 
-    def next_call(self, i: int) -> tuple[list[Asked], list[Answer], list[Seed]] | None:
-        """What share ``i`` is sent next (its mail, and a seed if its stack is empty), once it has
-        any; None when the run is over (nothing left anywhere, or stopped)."""
-        with self.changed:
-            while not self.stop.is_set():
-                if self.left[i] == 0 and self.seeds:
-                    seeds = [self.seeds.pop()]
-                elif self.left[i] or self.asked[i] or self.answered[i]:
-                    seeds = []
-                elif not (any(self.left) or any(self.calling) or any(self.asked) or any(self.answered)):
-                    self.changed.notify_all()  # the last one idle: wake the others, to end too
-                    return None
-                else:
-                    self.changed.wait()
-                    continue
-                mail = (self.asked[i], self.answered[i], seeds)
-                self.asked[i], self.answered[i], self.calling[i] = [], [], True
-                return mail
-            return None
-
-    def end(self) -> None:
-        self.stop.set()
-        with self.changed:
-            self.changed.notify_all()
+def _stop(shares: list[Any]) -> None:
+    """Tell every share to stop, and wait (briefly) until each has heard it."""
+    stopping = [s.stop() for s in shares]
+    for f in stopping:
+        with contextlib.suppress(Exception):  # a lost worker: nothing to stop there
+            f.result(timeout=INTERRUPTED_WAIT)
 
 
 def _connect(address: str) -> tuple[Any, Any]:
