@@ -40,7 +40,7 @@ def _stable_from_scratch(t: Table) -> tuple[Any, ...]:
     """Table.key(Shared.stable_key) with every part's stable digest computed anew."""
     key = list(t.key(Shared.stable_key))
     for i, parts in ((0, t.units), (1, t.cards), (4, t.geos)):
-        key[i] = tuple(stable_digest(repr(p.fingerprint())) for p in dict.values(parts))
+        key[i] = tuple(stable_digest(p.fingerprint()) for p in dict.values(parts))
     return tuple(key)
 
 

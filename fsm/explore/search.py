@@ -77,7 +77,7 @@ class Search:
 
     def digest(self, t: Table) -> int:
         if self.stable:
-            return stable_digest(repr((t.key(Shared.stable_key), self.judge.results(t))))
+            return stable_digest((t.key(Shared.stable_key), self.judge.results(t)))
         return hash((t.key(), self.judge.results(t)))
 
     def run(self, depth: int | None, breadth_first: bool = False) -> None:

@@ -32,14 +32,22 @@ too (a tuple, a frozenset, a frozen dataclass).
 from __future__ import annotations
 
 import hashlib
+import marshal
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 
-def stable_digest(text: str) -> int:
-    """A signed 64-bit digest of ``text`` that every process computes alike (``hash()`` of a
-    string differs between processes: its seed is random)."""
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
+def stable_digest(value: Any) -> int:
+    """A signed 64-bit digest of ``value`` (tuples of strings, numbers, None and booleans, as keys
+    are) that every process computes alike: ``hash()`` of a string differs between processes (its
+    seed is random).  The bytes are marshal's version 0, which writes such values the same in
+    every process (later versions mark the strings one process interned or shares); anything
+    marshal does not take is digested by its text."""
+    try:
+        data = marshal.dumps(value, 0)
+    except ValueError:
+        data = repr(value).encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little", signed=True)
 
 
 class SharedPart(RuntimeError):
@@ -99,12 +107,12 @@ class Shared:
         return k
 
     def stable_key(self) -> int:
-        """:meth:`key` as a :func:`stable_digest` of its text, kept as the key is: a table's
+        """:meth:`key` as a :func:`stable_digest`, kept as the key is: a table's
         digest for other processes (:meth:`fsm.table.model.Table.key` with this) then words
         only the parts the last move wrote."""
         s = self._stable
         if s is None:
-            s = stable_digest(repr(self.key()))
+            s = stable_digest(self.key())
             if self._lease is not None:
                 self.__dict__["_stable"] = s
         return s
