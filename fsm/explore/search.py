@@ -13,6 +13,8 @@ whole level of tables (:meth:`Search.breadth_first`, kept to measure against).
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
@@ -25,7 +27,6 @@ from fsm.explore.visited import Claims, DigestMap, Visits
 from fsm.i18n import _, language, using
 from fsm.machines.compiled import compiled_machines
 from fsm.table.model import Table
-from fsm.table.sharing import Shared, stable_digest
 
 #: How the machines run while exploring: from their compiled tables (the default, fsm.machines.compiled),
 #: or through python-statemachine itself.  Both give the same reports (tests/test_compiled.py).
@@ -77,7 +78,7 @@ class Search:
 
     def digest(self, t: Table) -> int:
         if self.stable:
-            return stable_digest((t.key(Shared.stable_key), self.judge.results(t)))
+            return stable_digest((t.key(), self.judge.results(t)))
         return hash((t.key(), self.judge.results(t)))
 
     def run(self, depth: int | None, breadth_first: bool = False) -> None:
@@ -273,6 +274,19 @@ class Search:
                 yield (child, node, key), False
             elif len(self.cut_examples) < CUT_EXAMPLES * 4:
                 self.cut_examples[key] = node
+
+
+def stable_digest(value: Any) -> int:
+    """A signed 64-bit digest of ``value`` (tuples of strings, numbers, None and booleans, as keys
+    are) that every process computes alike: ``hash()`` of a string differs between processes (its
+    seed is random).  The bytes are marshal's version 0, which writes such values the same in
+    every process (later versions mark the strings one process interned or shares), and costs
+    less than wording them with ``repr``; anything marshal does not take is digested by its text."""
+    try:
+        data = marshal.dumps(value, 0)
+    except ValueError:
+        data = repr(value).encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little", signed=True)
 
 
 @contextmanager

@@ -332,16 +332,14 @@ class Table:
             new.flow_state = same_kind(self.flow_state)
         return new
 
-    def key(self, part_key: Callable[[Shared], Any] = Shared.key) -> tuple[Any, ...]:
+    def key(self) -> tuple[Any, ...]:
         """A compact, hashable fingerprint of everything the rules can see.
 
-        Each unit, card and geo keeps its own until it is written (``part_key``:
-        :meth:`fsm.table.sharing.Shared.key`, or :meth:`~fsm.table.sharing.Shared.stable_key` for a
-        key whose text every process words alike), so this costs what the last move wrote, plus
-        the chain and the battle.
+        Each unit, card and geo keeps its own until it is written (:meth:`fsm.table.sharing.Shared.key`),
+        so this costs what the last move wrote, plus the chain and the battle.
         """
-        units = tuple(part_key(u) for u in self.units.peek())
-        cards = tuple(part_key(c) for c in self.cards.peek())
+        units = tuple(u.key() for u in self.units.peek())
+        cards = tuple(c.key() for c in self.cards.peek())
         chain = tuple(
             (i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state), i.chosen,
              i.answering, i.reserved, i.paid, i.taken, i.during, i.outcome)
@@ -355,7 +353,7 @@ class Table:
              *(tuple(sorted(part.items())) for part in (b.dice, b.front_speed, b.speed_mod, b.roll_mod)))
             if b else None
         )  # fmt: skip
-        geos = tuple(part_key(g) for g in self.geos.peek())
+        geos = tuple(g.key() for g in self.geos.peek())
         return (
             units, cards, chain, battle, geos, self.active, str(self.chain_state),
             str(self.flow_state), self.rolls, self.main_reply,
