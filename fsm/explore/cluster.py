@@ -68,9 +68,10 @@ from fsm.i18n import _
 #: Seconds to wait, after Ctrl-C or a failure, for the shares to stop and send their counts.
 INTERRUPTED_WAIT = 1.0
 
-#: Seconds a share expands between two sends of its offers (its children wait about this long,
-#: plus a round trip, for their answers; each send is a message to every owner).
-BATCH = 0.05
+#: Seconds a share expands between two sends of its offers: its children wait about this long,
+#: plus a round trip, for their answers, while it expands the rest (or begins its next seed); each
+#: send is a message to every owner, whose handling stalls the share's own thread a little.
+BATCH = 0.2
 #: Seconds between two looks at Ctrl-C, the progress line and the budget.
 TICK = 0.2
 #: Seconds a share waits for an owner's answer before it calls the owner lost.
@@ -148,9 +149,11 @@ class Share:
         asked: deque[tuple[Any, list[int]]] = deque()  # offers sent, and the digests each asks for
         with playing(self.game, self.machines):
             while not self.stopped:
+                if not self.stack and (seed := self._own_seed()) is not None:
+                    self._begin(seed)  # rather than wait for the answers
                 self._take_answers(asked, wait=not self.stack)
                 if not self.stack and not asked:
-                    seed = self._next_seed(peers)
+                    seed = self._seed_from(peers)
                     if seed is None:
                         break
                     self._begin(seed)
@@ -193,11 +196,12 @@ class Share:
                     self.stack.append(child)
             wait = False
 
-    def _next_seed(self, peers: list[Any]) -> Seed | None:
-        """This share's next seed, else an untouched one taken from another share."""
-        with self.lock:
-            if self.seeds:
-                return self.seeds.pop()
+    def _own_seed(self) -> Seed | None:
+        with self.lock:  # take_seed() may give one away meanwhile
+            return self.seeds.pop() if self.seeds else None
+
+    def _seed_from(self, peers: list[Any]) -> Seed | None:
+        """An untouched seed taken from another share (None: none has one left)."""
         for i in range(1, self.count):
             seed = peers[(self.index + i) % self.count].take_seed().result(timeout=ANSWER_WAIT)
             if seed is not None:
