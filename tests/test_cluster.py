@@ -96,11 +96,12 @@ class _Owner:
         self.owned = set(refuse)
         self.asked: list[int] = []
 
-    def claim(self, digests: list[int]) -> _Answered:
+    def claim(self, data: bytes) -> _Answered:
+        digests = cluster.unpacked(data)
         self.asked += digests
         granted = [d for d in digests if d not in self.owned]
         self.owned.update(digests)
-        return _Answered(granted)
+        return _Answered(cluster.packed(granted))
 
     def take_seed(self) -> _Answered:
         return _Answered(None)
@@ -148,9 +149,10 @@ def test_an_owner_grants_each_digest_once_and_gives_away_the_seed_it_would_begin
     files, name = cluster.bundle(REPO / "designs/rest.yaml")
     seeds: list[cluster.Seed] = [(("pass",), 1), (("pass", "pass"), 2)]
     share = Share(files, name, "start", {}, "compiled", 0, 2, [10], seeds)
-    assert asyncio.run(share.claim([2, 2, 4, 10])) == [2, 4]  # 10: the split's, claimed at the start
-    assert asyncio.run(share.claim([4, 6])) == [6]  # refused now and later
-    assert share.claimed == 3
+    granted = asyncio.run(share.claim(cluster.packed([2, 2, 4, 10, -(2**63)])))
+    assert cluster.unpacked(granted) == [2, 4, -(2**63)]  # 10: the split's, claimed at the start
+    assert cluster.unpacked(asyncio.run(share.claim(cluster.packed([4, 6])))) == [6]  # refused now and later
+    assert share.claimed == 4
     assert asyncio.run(share.take_seed()) == seeds[1]  # its own next seed stays, for itself
     assert asyncio.run(share.take_seed()) == seeds[0]
     assert asyncio.run(share.take_seed()) is None
