@@ -328,8 +328,8 @@ def _wait(
 ) -> list[tuple[Visits, Report]]:
     """Until every share's :meth:`Share.run` has returned: each share's visits and report.
 
-    Every :data:`TICK` it looks at Ctrl-C and at the shares' counts (``report.states``: with
-    ``counted``, the split's tables).  The budget spent, the shares are stopped
+    Every :data:`TICK` it looks at Ctrl-C and, for the progress line or the budget, at the shares'
+    counts (``report.states``: with ``counted``, the split's tables).  The budget spent, the shares are stopped
     and the report marked cut.  The first failure stops every share and is raised.  After Ctrl-C,
     the shares' own reports if they come within :data:`INTERRUPTED_WAIT` ([] if not: the report
     then counts what this process last heard)."""
@@ -339,6 +339,8 @@ def _wait(
             for r in runs:
                 if r.done():
                     r.result()  # a share's failure is raised here, at once
+            if progress is None and max_states is None:
+                continue  # nothing to show or to stop on: the shares are not asked
             counts = [s.counts().result(timeout=ANSWER_WAIT) for s in shares]
             report.states = counted + sum(c for c, _left in counts)
             if progress is not None:
@@ -350,6 +352,8 @@ def _wait(
     except KeyboardInterrupt:
         _stop(shares)
         report.stopped_by, report.truncated, report.cut = "interrupted", True, 1
+        with contextlib.suppress(Exception, KeyboardInterrupt):  # for the count, should the reports not come
+            report.states = counted + sum(s.counts().result(timeout=INTERRUPTED_WAIT)[0] for s in shares)
         try:
             return [r.result(timeout=INTERRUPTED_WAIT) for r in runs]
         except (Exception, KeyboardInterrupt):
@@ -371,7 +375,7 @@ def _stop(shares: list[Any]) -> None:
 def _connect(address: str) -> tuple[Any, Any]:
     """A Dask client for ``address`` (and the ``LocalCluster`` made for ``local:N``, else None)."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise BadInput(_("--dask needs Dask: pip install 'fsm-timing-rules[dask]'")) from None
     if not address.startswith("local:"):
@@ -383,8 +387,19 @@ def _connect(address: str) -> tuple[Any, Any]:
     n = address.removeprefix("local:")
     if not n.isdigit() or int(n) < 1:
         raise BadInput(_("--dask local:N takes a number of workers of 1 or more, not {value!r}").format(value=address))
-    cluster = LocalCluster(
-        n_workers=int(n), threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-        silence_logs=logging.CRITICAL,  # a worker stopped mid-level by Ctrl-C logs its lost scheduler
-    )  # fmt: skip
+    cluster = local_cluster(int(n))
     return Client(cluster), cluster
+
+
+def local_cluster(workers: int) -> Any:
+    """The ``LocalCluster`` of ``--dask local:N``: single-threaded worker processes on 127.0.0.1,
+    with no dashboard, so without the workers' profiler either (it samples every thread's stack
+    a hundred times a second for the dashboard: 2-3% of a share's CPU)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+            silence_logs=logging.CRITICAL,  # a worker stopped mid-level by Ctrl-C logs its lost scheduler
+        )  # fmt: skip
