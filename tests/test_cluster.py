@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,9 @@ from fsm.errors import BadInput
 from fsm.explore import cluster
 from fsm.explore.cluster import Share
 from fsm.explore.explorer import explore_file
+from fsm.explore.parallel import split_start
 from fsm.explore.position import game_at
-from fsm.explore.report import Judge, Report
+from fsm.explore.report import Judge, Report, moves_of
 from fsm.explore.search import Search
 from fsm.explore.visited import NOT_EXPANDED, Visits
 
@@ -114,6 +115,20 @@ def _share_of(files: cluster.Bundle, name: str) -> Share:
     return Share(files, name, "start", {}, "compiled", 0, 2, [search.start_digest], [((), search.start_digest)])
 
 
+def test_dask_local_n_starts_workers_without_the_profiler() -> None:
+    """`--dask local:N`: its workers do not sample every thread's stack a hundred times a second
+    for a profile nobody reads (Dask's profiler: 2-3% of a share's CPU)."""
+    import dask
+
+    local = cluster.local_cluster(1)
+    try:
+        with distributed.Client(local) as client:
+            enabled = client.run(lambda: dask.config.get("distributed.worker.profile.enabled"))
+            assert list(enabled.values()) == [False]
+    finally:
+        local.close()
+
+
 def test_a_share_needs_the_scenarios_content_not_its_path(tmp_path: Path) -> None:
     """The files travel inside the task: a share built from them works after they are gone.  It
     claims the children it owns (even digests, share 0 of 2) itself, offers the others to their
@@ -143,6 +158,52 @@ def test_a_share_does_not_expand_what_the_owner_refused() -> None:
     refusing = _Owner(refuse=first.asked)
     visits, _report = _share_of(files, name).run([None, refusing])
     assert refusing.asked and all(visits.moves.get(d) == NOT_EXPANDED for d in refusing.asked)
+
+
+class _Travelling(_Answered):
+    """An answer still on its way: not done until the share waits for it (``waited`` is told)."""
+
+    def __init__(self, value: Any, waited: Callable[[], None]) -> None:
+        super().__init__(value)
+        self.waited = waited
+
+    def done(self) -> bool:
+        return False
+
+    def result(self, timeout: float | None = None) -> Any:
+        self.waited()
+        return self.value
+
+
+class _SlowOwner(_Owner):
+    """An owner whose answers are on their way when first looked at: it notes how many seeds the
+    share had left untouched when it first had to wait for one."""
+
+    def __init__(self, share: Share) -> None:
+        super().__init__()
+        self.share = share
+        self.seeds_left_at_first_wait: int | None = None
+
+    def claim(self, data: bytes) -> _Answered:
+        return _Travelling(super().claim(data).value, self._waited)
+
+    def _waited(self) -> None:
+        if self.seeds_left_at_first_wait is None:
+            self.seeds_left_at_first_wait = len(self.share.seeds)
+
+
+def test_a_share_with_an_empty_stack_begins_its_next_seed_rather_than_wait_for_answers() -> None:
+    """While the owner's answers travel, a share whose stack ran empty begins another of its seeds;
+    it waits only when it has none left (waiting left a share idle a fifth of the time)."""
+    path = REPO / "scenarios/counter_of_counter_of_counter.yaml"
+    game = game_at(path, "start", {})
+    split, frontier = split_start(game, str(path), "start", 1, "compiled", stable=True)
+    seeds = [(moves_of(line), digest) for _table, line, digest in frontier][:3]
+    files, name = cluster.bundle(path)
+    share = Share(files, name, "start", {}, "compiled", 0, 2, [d for d in split.seen if d % 2 == 0], seeds)
+    owner = _SlowOwner(share)
+    share.run([None, owner])
+    assert owner.asked and owner.seeds_left_at_first_wait == 0
 
 
 def test_an_owner_grants_each_digest_once_and_gives_away_the_seed_it_would_begin_last() -> None:

@@ -393,8 +393,8 @@ def _connect(address: str) -> tuple[Any, Any]:
 
 def local_cluster(workers: int) -> Any:
     """The ``LocalCluster`` of ``--dask local:N``: single-threaded worker processes on 127.0.0.1,
-    with no dashboard, so without the workers' profiler either (it samples every thread's stack
-    a hundred times a second for the dashboard: 2-3% of a share's CPU)."""
+    without the workers' profiler (it samples every thread's stack a hundred times a second for
+    Dask's dashboard and ``client.profile()``, which nobody reads here: 2-3% of a share's CPU)."""
     import dask
     from distributed import LocalCluster
 
