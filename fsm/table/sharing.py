@@ -31,23 +31,8 @@ too (a tuple, a frozenset, a frozen dataclass).
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
-
-
-def stable_digest(value: Any) -> int:
-    """A signed 64-bit digest of ``value`` (tuples of strings, numbers, None and booleans, as keys
-    are) that every process computes alike: ``hash()`` of a string differs between processes (its
-    seed is random).  The bytes are marshal's version 0, which writes such values the same in
-    every process (later versions mark the strings one process interned or shares); anything
-    marshal does not take is digested by its text."""
-    try:
-        data = marshal.dumps(value, 0)
-    except ValueError:
-        data = repr(value).encode()
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little", signed=True)
 
 
 class SharedPart(RuntimeError):
@@ -75,7 +60,6 @@ class Shared:
     _lease: Lease | None = None  # None: in no table yet, free to write
     _key: Any = None
     _derived: Any = None  # what the rules derive from the part alone (its free skills), kept as _key is
-    _stable: int | None = None  # stable_key(), kept as _key is
 
     def __setattr__(self, name: str, value: Any) -> None:
         self._check_write(name)
@@ -92,7 +76,7 @@ class Shared:
                 f"a copy of your own with table.<units|cards|geos>.edit({name!r})"
             )
         d = self.__dict__
-        d["_key"] = d["_derived"] = d["_stable"] = None  # about to change: what was kept of it goes
+        d["_key"] = d["_derived"] = None  # about to change: what was kept of it goes
 
     def fingerprint(self) -> Any:
         raise NotImplementedError
@@ -105,17 +89,6 @@ class Shared:
             if self._lease is not None:  # bound: every write inside reaches _check_write
                 self.__dict__["_key"] = k
         return k
-
-    def stable_key(self) -> int:
-        """:meth:`key` as a :func:`stable_digest`, kept as the key is: a table's
-        digest for other processes (:meth:`fsm.table.model.Table.key` with this) then words
-        only the parts the last move wrote."""
-        s = self._stable
-        if s is None:
-            s = stable_digest(self.key())
-            if self._lease is not None:
-                self.__dict__["_stable"] = s
-        return s
 
     def copy_for(self, lease: Lease | None) -> Any:
         """A copy that ``lease`` may write (None: a free copy), sharing only frozen data."""
