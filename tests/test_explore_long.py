@@ -231,18 +231,19 @@ def _descendants(pid: int) -> list[int]:
 
 
 def test_ctrl_c_stops_dask_local_2_quickly_with_a_partial_report_and_no_process_left() -> None:
-    """SIGINT to `fsm explore --dask local:2` while its shares explore: exit 130 within 10 s (the
-    LocalCluster is shut down on the way out), the report so far, no traceback, and neither the
-    cluster's worker processes nor anything else of the run still running."""
+    """Ctrl-C to `fsm explore --dask local:2` while its shares explore, sent as a terminal sends it
+    (to the command's every process, the cluster's workers too): exit 130 within 10 s (the
+    LocalCluster is shut down on the way out), the report so far, no traceback from any process
+    (the workers ignore it: this process stops them), and nothing of the run still running."""
     pytest.importorskip("distributed", reason="Dask is installed by the test extra (fsm[dask])")
-    proc = _explore("--dask", "local:2", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = _explore("--dask", "local:2", stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     assert proc.stderr is not None
     first = proc.stderr.readline()  # off a terminal, the first progress line: the shares explore
     assert "tables" in first, first
     spawned = _descendants(proc.pid)
     assert len(spawned) >= 2, "the LocalCluster's workers are not this run's children"
     sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal sends it: to every process of the command
     out, err = proc.communicate(timeout=60)
     took = time.monotonic() - sent
     assert proc.returncode == 130, (proc.returncode, err[-2000:])

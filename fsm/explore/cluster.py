@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 import tempfile
 import threading
 import time
@@ -394,12 +395,22 @@ def _connect(address: str) -> tuple[Any, Any]:
 def local_cluster(workers: int) -> Any:
     """The ``LocalCluster`` of ``--dask local:N``: single-threaded worker processes on 127.0.0.1,
     without the workers' profiler (it samples every thread's stack a hundred times a second for
-    Dask's dashboard and ``client.profile()``, which nobody reads here: 2-3% of a share's CPU)."""
+    Dask's dashboard and ``client.profile()``, which nobody reads here: 2-3% of a share's CPU).
+
+    The workers are started ignoring Ctrl-C, as ``--jobs`` workers do: a terminal sends it to every
+    process of the command, and each worker would print its own KeyboardInterrupt traceback; this
+    process stops them itself, with the report so far.  (A Ctrl-C while they start is ignored too.)"""
     import dask
     from distributed import LocalCluster
 
-    with dask.config.set({"distributed.worker.profile.enabled": False}):
-        return LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-            silence_logs=logging.CRITICAL,  # a worker stopped mid-level by Ctrl-C logs its lost scheduler
-        )  # fmt: skip
+    here = threading.current_thread() is threading.main_thread()  # where a handler may be set
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if here else None
+    try:
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            return LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+                silence_logs=logging.CRITICAL,  # a worker stopped mid-level by Ctrl-C logs its lost scheduler
+            )  # fmt: skip
+    finally:
+        if here:
+            signal.signal(signal.SIGINT, previous)
