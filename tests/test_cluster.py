@@ -29,14 +29,12 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
-    """A LocalCluster of two single-threaded worker processes, on 127.0.0.1."""
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    )
+    """The LocalCluster `--dask local:2` starts: two single-threaded worker processes, on 127.0.0.1."""
+    local = cluster.local_cluster(2)
     try:
-        yield cluster.scheduler_address
+        yield local.scheduler_address
     finally:
-        cluster.close()
+        local.close()
 
 
 def _same(one: Report, other: Report) -> None:

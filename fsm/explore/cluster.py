@@ -408,7 +408,8 @@ def local_cluster(workers: int) -> Any:
     try:
         with dask.config.set({"distributed.worker.profile.enabled": False}):
             return LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+                n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",  # Dask's HTTP server on a free port (None meant 8787, or a warning)
                 silence_logs=logging.CRITICAL,  # a worker stopped mid-level by Ctrl-C logs its lost scheduler
             )  # fmt: skip
     finally:
