@@ -224,6 +224,20 @@ def test_dask_bad_local_count_is_refused_with_a_clear_message() -> None:
         explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask="local:2", depth=3)
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "has no workers yet"), ("ja", "まだワーカーがありません")])
+def test_dask_a_cluster_with_no_worker_is_refused_not_reported_as_explored(lang: str, said: str) -> None:
+    """A scheduler with no worker would leave only the split's tables to count, which would read as
+    a whole (tiny) exploration: the run is refused, saying what to do."""
+    from fsm.i18n import using
+
+    empty = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0")
+    try:
+        with using(lang), pytest.raises(BadInput, match=said):
+            explore_file(REPO / "scenarios/nb_sync_fizzle.yaml", dask=empty.scheduler_address)
+    finally:
+        empty.close()
+
+
 class _FailingShare(Share):
     """A share that fails on share 1 as it begins (pickled by value: the workers cannot import
     tests/), while the other share goes on."""

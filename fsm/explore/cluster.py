@@ -272,6 +272,12 @@ def explore_on_dask(
     try:
         workers = sorted(client.scheduler_info()["workers"])
         n = len(workers)
+        if not n:  # the split's tables alone would read as a whole exploration
+            raise BadInput(
+                _("the Dask cluster at {address} has no workers yet: start some, or use --dask local:N").format(
+                    address=address
+                )
+            )
         split, frontier = split_start(game, str(path), position, n, machines, stable=True)
         seeds = [(moves_of(line), digest) for _table, line, digest in frontier]
         futures = [
