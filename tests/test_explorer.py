@@ -393,3 +393,36 @@ def test_jobs_split_runs_on_any_submitter_as_dask_or_ray_would() -> None:
     assert inline.submitted > 1 and one.depth is None and one.complete  # lines played to their end
     assert (split.states, split.moves, split.ended) == (one.states, one.moves, one.ended)
     assert {k: e.tables for k, e in split.endings.items()} == {k: e.tables for k, e in one.endings.items()}
+
+
+#: Every table's stable digest, from a search in a process of its own (its string hashing seeded anew).
+_STABLE_DIGESTS = """
+from pathlib import Path
+from fsm.explore.position import game_at
+from fsm.explore.report import Judge, Report
+from fsm.explore.search import Search
+game = game_at(Path("scenarios/nb_sync_fizzle.yaml"), "start", {})
+start = game.table.copy()
+search = Search(game, Judge(game, start), Report("", "start", None, {}), start, record=True, stable=True)
+search.run(None)
+print(sorted(d for d, _n in search.visits.moves.items()))
+"""
+
+
+def test_a_stable_digest_is_the_same_in_processes_that_hash_strings_differently() -> None:
+    """Workers on other machines (``--dask``) agree on every table's digest: a stable digest is
+    BLAKE2 of the key's marshalled bytes, never ``hash()``, whose seed for strings differs per process."""
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _STABLE_DIGESTS],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**env, "PYTHONHASHSEED": seed},
+        ).stdout  # fmt: skip
+        for seed in ("1", "2")
+    ]
+    assert runs[0] == runs[1] and len(runs[0]) > 100

@@ -119,48 +119,6 @@ def test_flow_zones_a_kept_key_is_always_the_key_computed_anew(
     assert game.table.key() == _key_from_scratch(game.table)
 
 
-_STABLE_DIGESTS = """
-from pathlib import Path
-from fsm.explore.explorer import explore
-from fsm.explore.position import game_at
-from fsm.explore.search import Search
-digests = []
-real = Search.digest
-def digest(self, t):
-    d = real(self, t)
-    digests.append(d)
-    return d
-Search.digest = digest
-init = Search.__init__  # the explorer digests with hash(): ask for BLAKE2
-Search.__init__ = lambda self, *a, **k: init(self, *a, **{**k, "stable": True})
-explore(game_at(Path("scenarios/nb_sync_fizzle.yaml"), "start", {}))
-print(sorted(digests))
-"""
-
-
-def test_flow_zones_a_stable_digest_is_the_same_in_processes_that_hash_strings_differently() -> None:
-    """Workers on other machines (``--dask``) agree on every table's digest: a stable digest is
-    BLAKE2 of the key's marshalled bytes, never ``hash()``, whose seed for strings differs per process."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    repo = Path(__file__).resolve().parents[1]
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", _STABLE_DIGESTS],
-            cwd=repo,
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(repo)},
-        ).stdout  # fmt: skip
-        for seed in ("1", "2")
-    ]
-    assert runs[0] == runs[1] and len(runs[0]) > 100
-
-
 def test_flow_zones_a_shared_part_refuses_writes_outside_a_move() -> None:
     """FLOW-ZONES: a part two tables share cannot be changed in place (it would change both);
     the refusal says how to change it, and edit() gives the table a part of its own."""
