@@ -5,11 +5,15 @@
 The anchor's tree is taken with ``git archive`` into a temporary folder; each side explores
 every library file (scenarios and designs) to completion with the budget of row (b), in a fresh
 process of its own (loading each file untimed, as row (b) does), and the rounds alternate the
-sides (anchor, this, anchor, this ...) so that a busy neighbour slows both alike. The rate is
-tables per **CPU-second** of the exploring process (``time.process_time``), not per wall second:
-on a shared machine a side that waited for the CPU is not charged for the wait. Only the files
-complete on both sides count; their tables must be the same on both sides (checked). The load
-(``os.getloadavg``) is recorded before and after.
+sides (anchor, this, this from source, anchor ...) so that a busy neighbour slows all alike.
+"This" runs its hot path compiled where it has one (``fsm/native.py``; ``scripts/native.py``
+compiles an archived ``--this`` tree first), and "this from source" is the same tree with
+``FSM_PURE=1``: the two ratios say what the code gives and what compiling adds.  Each side
+reports how many of its modules ran compiled.  The rate is tables per **CPU-second** of the
+exploring process (``time.process_time``), not per wall second: on a shared machine a side that
+waited for the CPU is not charged for the wait.  Only the files complete on every side count;
+their tables must be the same on every side (checked).  The load (``os.getloadavg``) is recorded
+before and after.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ import json, sys, time
 from pathlib import Path
 from fsm.explore.explorer import explore
 from fsm.explore.position import game_at
+try:
+    from fsm.native import loaded
+except ImportError:  # a tree from before the compiled hot path
+    loaded = list
 repo = Path(sys.argv[1])
 files = sorted((repo / "scenarios").glob("*.yaml")) + sorted((repo / "designs").glob("*.yaml"))
 explore(game_at(files[0], "start", {}), max_states=int(sys.argv[2]))
@@ -47,7 +55,7 @@ for path in files:
     r = explore(game, max_states=int(sys.argv[2]))
     if r.complete:
         out[str(path.relative_to(repo))] = [r.states, time.process_time() - began]
-print(json.dumps(out))
+print(json.dumps({"compiled": len(loaded()), "files": out}))
 """
 
 
@@ -58,23 +66,32 @@ def _tree(rev: str, into: Path) -> Path:
     return into
 
 
-def _side(tree: Path) -> dict[str, list[float]]:
+def _side(tree: Path, compiled: dict[str, int], side: str, pure: bool = False) -> dict[str, list[float]]:
     env = {**os.environ, "PYTHONPATH": str(tree), "FSM_LANG": "en"}
+    env.pop("FSM_PURE", None)
+    if pure:
+        env["FSM_PURE"] = "1"
     out = subprocess.run(
         [sys.executable, "-c", CHILD, str(tree), str(BUDGET)], env=env, capture_output=True, text=True, check=True
     )
-    return {k: v for k, v in json.loads(out.stdout).items()}
+    result = json.loads(out.stdout)
+    compiled[side] = result["compiled"]
+    return dict(result["files"])
 
 
 def compare(anchor: str, rounds: int, this: str | None = None) -> dict[str, Any]:
     load_before = os.getloadavg()
+    compiled: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="fsm-anchor-") as tmp:
         old = _tree(anchor, Path(tmp) / "anchor")
         new = _tree(this, Path(tmp) / "this") if this else REPO
-        runs: dict[str, list[dict[str, list[float]]]] = {"anchor": [], "this": []}
+        if this:
+            subprocess.run([sys.executable, str(REPO / "scripts" / "native.py"), str(new)], check=True)
+        runs: dict[str, list[dict[str, list[float]]]] = {"anchor": [], "this": [], "this_from_source": []}
         for _ in range(rounds):
-            runs["anchor"].append(_side(old))
-            runs["this"].append(_side(new))
+            runs["anchor"].append(_side(old, compiled, "anchor"))
+            runs["this"].append(_side(new, compiled, "this"))
+            runs["this_from_source"].append(_side(new, compiled, "this_from_source", pure=True))
     files = sorted(set.intersection(*(set(r) for side in runs.values() for r in side)))
     same = all(len({r[f][0] for side in runs.values() for r in side}) == 1 for f in files)
 
@@ -83,16 +100,24 @@ def compare(anchor: str, rounds: int, this: str | None = None) -> dict[str, Any]
 
     rates = {side: [rate(r) for r in rs] for side, rs in runs.items()}
     rev = subprocess.run(["git", "rev-parse", "--short", anchor], cwd=REPO, capture_output=True, text=True).stdout
+
+    def ratios(side: str) -> dict[str, Any]:
+        return {
+            f"{side}_per_cpu_s": [round(x) for x in rates[side]],
+            f"{side}_ratio_of_medians": round(statistics.median(rates[side]) / statistics.median(rates["anchor"]), 3),
+            f"{side}_ratio_per_round": [round(t / a, 3) for a, t in zip(rates["anchor"], rates[side], strict=True)],
+        }
+
     return {
         "anchor": f"{anchor} ({rev.strip()})",
         "this": this or "the working tree",
+        "modules_compiled": compiled,
         "files": len(files),
         "tables": sum(runs["this"][0][f][0] for f in files),
         "same_tables": same,
         "anchor_per_cpu_s": [round(x) for x in rates["anchor"]],
-        "this_per_cpu_s": [round(x) for x in rates["this"]],
-        "ratio_of_medians": round(statistics.median(rates["this"]) / statistics.median(rates["anchor"]), 3),
-        "ratio_per_round": [round(t / a, 3) for a, t in zip(rates["anchor"], rates["this"], strict=True)],
+        **ratios("this"),
+        **ratios("this_from_source"),
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in os.getloadavg()],
     }

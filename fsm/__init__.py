@@ -20,6 +20,10 @@ import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from fsm import native
+
+native.install()  # before any module of the hot path is imported: its compiled form, if current
+
 __version__ = "0.1.0"
 
 #: Each public name and the module that defines it.

@@ -8,9 +8,12 @@
 # The step-through's front end is bundled by npm (package-lock.json: @viz-js/viz, esbuild) into
 # fsm/notebook/static/; `npm ci` runs only when the lock changed, the bundle is rebuilt every time.
 #
-# System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, nodejs and npm, and for
-# `test` chromium and poppler-utils; python3/python3-venv when no usable Python 3.11+
-# venv exists.
+# The explorer's hot path is compiled by Cython (scripts/native.py, lab and test) into files that
+# fsm/native.py loads only while they match their source; only what changed is compiled again.
+#
+# System packages (Debian/Ubuntu): graphviz, fonts-ipaexfont-gothic, nodejs and npm, for `lab`
+# and `test` gcc and python3-dev (to compile), and for `test` chromium and poppler-utils;
+# python3/python3-venv when no usable Python 3.11+ venv exists.
 # As root they are installed with apt-get; otherwise the exact command is printed.
 set -euo pipefail
 
@@ -54,6 +57,18 @@ fi
 
 if [[ "$mode" == test ]] && ! [[ -x /usr/bin/chromium ]] && ! command -v chromium >/dev/null 2>&1; then
   missing+=(chromium)
+fi
+
+# A C compiler and Python's headers: scripts/native.py compiles the explorer's hot path with Cython
+# (without them fsm runs as plain Python, about a third slower).  The headers are looked for where
+# the Python that makes .venv keeps them.
+if [[ "$mode" != docs ]]; then
+  command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+  base="$(if [[ -x .venv/bin/python ]]; then echo .venv/bin/python; else find_python || true; fi)"
+  if [[ -n "$base" ]] && ! "$base" -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null; then
+    missing+=(python3-dev)
+  fi
 fi
 
 # pdffonts: the test that every font of a diagram's PDF is embedded.
@@ -113,13 +128,13 @@ fi
 # The notebooks need the package and JupyterLab; only the tests need the test tools ([test]).
 if [[ "$mode" == test ]]; then
   target='.[test]'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "furo", "jupyterlite_core", "pyodide_lock", "pytest", "playwright", "pdfplumber", "rich", "distributed")'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "fontTools", "sphinx", "myst_parser", "furo", "jupyterlite_core", "pyodide_lock", "pytest", "playwright", "pdfplumber", "rich", "distributed", "Cython")'
 elif [[ "$mode" == docs ]]; then
   target='.[docs]'
   need='("fsm", "statemachine", "graphviz", "yaml", "fontTools", "sphinx", "myst_parser", "furo", "jupyterlite_core", "pyodide_lock", "rich")'
 else
-  target='.'
-  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel", "fontTools", "rich")'
+  target='.[native]'
+  need='("fsm", "statemachine", "graphviz", "yaml", "jupyterlab", "ipykernel", "fontTools", "rich", "Cython")'
 fi
 stamp=.venv/.fsm-setup-stamp
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
@@ -132,6 +147,11 @@ sys.exit(any(u.find_spec(m) is None for m in $need))" >/dev/null 2>&1; then
   echo "$want" >"$stamp"
 else
   log ".venv is up to date"
+fi
+
+# --- the explorer's hot path compiled by Cython (fsm/native.py); only what changed is compiled again
+if [[ "$mode" != docs ]]; then
+  .venv/bin/python scripts/native.py
 fi
 
 # --- the step-through's front end (an anywidget module with Graphviz in WebAssembly) ---------

@@ -51,7 +51,7 @@ PYYAML = "6.0.4"
 #: serves its own), the ``.po`` sources of the ``.mo`` catalogues, the Sphinx extension.  Each file
 #: left out is one less to download, unpack and keep in the snapshot.
 TRIM = ("fsm/notebook/static/", "fsm/sphinx/")
-TRIM_SUFFIXES = (".po",)
+TRIM_SUFFIXES = (".po", ".so")  # .so: this machine's compiled hot path (fsm/native.py), never pyodide's
 #: Files of the npm package the browser never asks for.
 PYODIDE_SKIP = ("*.map", "*.d.ts", "console*.html", "README.md")
 
