@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["DIRECTIVES", "HOT", "Finder", "compiled_path", "install", "loaded"]
+__all__ = ["HOT", "Finder", "compiled_path", "directives", "install", "loaded", "source_path"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,6 +41,7 @@ HOT = (
     "fsm.rules.skills",
     "fsm.rules.timing",
     "fsm.rules.variants",
+    "fsm.rules.vocab",
     "fsm.table.model",
     "fsm.table.moves",
     "fsm.table.sharing",
@@ -70,12 +71,21 @@ HOT = (
 )
 
 #: Cython's settings.  Type annotations are not read as C types (the code is plain Python and
-#: stays so: ``-> str`` may return a ``str`` subclass); functions keep Python's signatures,
-#: which python-statemachine reads to call its callbacks.  Part of each digest: other settings,
-#: other files.
-DIRECTIVES: dict[str, Any] = {"language_level": 3, "annotation_typing": False, "binding": True}
+#: stays so: ``-> str`` may return a ``str`` subclass).  The settings are part of each file's name:
+#: other settings, other files.
+DIRECTIVES: dict[str, Any] = {"language_level": 3, "annotation_typing": False}
 
-_SETTINGS = hashlib.blake2b(repr(sorted(DIRECTIVES.items())).encode(), digest_size=16).digest()
+#: Modules whose functions python-statemachine calls as callbacks: it reads their signatures, so
+#: they stay Python-like functions (Cython's ``binding``).  Elsewhere nothing reads a signature,
+#: and a plain C function is cheaper to call.
+INTROSPECTED = ("fsm.machines.",)
+
+
+def directives(name: str) -> dict[str, Any]:
+    """Cython's settings for module ``name``."""
+    return {**DIRECTIVES, "binding": name.startswith(INTROSPECTED)}
+
+
 SUFFIX = EXTENSION_SUFFIXES[0]  # this interpreter's own, e.g. .cpython-311-x86_64-linux-gnu.so
 
 
@@ -83,9 +93,11 @@ def source_path(name: str, root: Path = ROOT) -> Path:
     return root.joinpath(*name.split(".")).with_suffix(".py")
 
 
-def compiled_path(source: Path) -> Path:
-    """Where the compiled form of ``source``, as it reads now, lies."""
-    digest = hashlib.blake2b(source.read_bytes(), digest_size=8, key=_SETTINGS)
+def compiled_path(name: str, root: Path = ROOT) -> Path:
+    """Where the compiled form of module ``name``, as its source reads now, lies."""
+    source = source_path(name, root)
+    settings = repr(sorted(directives(name).items())).encode()
+    digest = hashlib.blake2b(source.read_bytes() + b"\0" + settings, digest_size=8)
     return source.with_name(f"{source.stem}.{digest.hexdigest()}{SUFFIX}")
 
 
@@ -98,9 +110,8 @@ class Finder(MetaPathFinder):
     def find_spec(self, fullname: str, path: Any = None, target: ModuleType | None = None) -> ModuleSpec | None:
         if fullname not in _HOT:
             return None
-        source = source_path(fullname, self.root)
         try:
-            native = compiled_path(source)
+            native = compiled_path(fullname, self.root)
         except OSError:  # no source here (a zip, a stripped install): the usual import decides
             return None
         if not native.is_file():

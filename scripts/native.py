@@ -15,7 +15,9 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -31,14 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     from fsm import native
 
     stale = [(name, native.source_path(name, tree)) for name in native.HOT]
-    stale = [(name, src) for name, src in stale if not native.compiled_path(src).is_file()]
+    stale = [(name, src) for name, src in stale if not native.compiled_path(name, tree).is_file()]
     if not stale:
         print(f"[native] the hot path is compiled and current ({len(native.HOT)} modules)")
         return 0
     print(f"[native] compiling {len(stale)} of {len(native.HOT)} modules with Cython (a minute or two)", flush=True)
     with tempfile.TemporaryDirectory(prefix="fsm-native-") as tmp:
         try:
-            built = _compile(tree, stale, native.DIRECTIVES, Path(tmp))
+            built = _compile(tree, stale, native.directives, Path(tmp))
         except Exception as err:  # Cython missing, no compiler, no Python headers: plain Python it is
             print(f"[native] could not compile ({type(err).__name__}: {err})", file=sys.stderr)
             print(
@@ -48,15 +50,17 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1 if args.strict else 0
-        for (_name, src), lib in zip(stale, built, strict=True):
+        for (name, src), lib in zip(stale, built, strict=True):
             for old in src.parent.glob(f"{src.stem}.*{native.SUFFIX}"):
                 old.unlink()  # an older source's compiled file: never loaded again
-            shutil.copyfile(lib, native.compiled_path(src))
+            shutil.copyfile(lib, native.compiled_path(name, tree))
     print(f"[native] done: {len(stale)} modules compiled")
     return 0
 
 
-def _compile(tree: Path, modules: list[tuple[str, Path]], directives: dict[str, object], tmp: Path) -> list[Path]:
+def _compile(
+    tree: Path, modules: list[tuple[str, Path]], directives: Callable[[str], dict[str, Any]], tmp: Path
+) -> list[Path]:
     """Cython, then the C compiler, inside ``tmp``; the built files, in the order given."""
     from importlib.machinery import EXTENSION_SUFFIXES
 
@@ -69,9 +73,20 @@ def _compile(tree: Path, modules: list[tuple[str, Path]], directives: dict[str, 
     try:
         # -w: the C that Cython writes warns by the hundred, about nothing a reader of fsm can act on
         extensions = [Extension(name, [str(src.relative_to(tree))], extra_compile_args=["-w"]) for name, src in modules]
-        compiled = cythonize(
-            extensions, compiler_directives=directives, build_dir=str(tmp / "c"), nthreads=jobs, quiet=True
-        )
+        groups: dict[str, list[Extension]] = {}  # cythonize takes one set of settings a call
+        for e in extensions:
+            groups.setdefault(repr(directives(e.name)), []).append(e)
+        compiled = [
+            c
+            for group in groups.values()
+            for c in cythonize(
+                group,
+                compiler_directives=directives(group[0].name),
+                build_dir=str(tmp / "c"),
+                nthreads=jobs,
+                quiet=True,
+            )
+        ]
         dist = Distribution({"ext_modules": compiled})
         dist.verbose = False  # type: ignore[attr-defined]  # one line per module is setuptools' log
         command = dist.get_command_obj("build_ext")

@@ -37,34 +37,41 @@ def _tree(tmp_path: Path, name: str) -> Path:
 
 
 def test_the_finder_loads_a_compiled_file_named_for_its_source(tmp_path: Path) -> None:
-    source = _tree(tmp_path, "fsm.engine.game")
-    native.compiled_path(source).write_bytes(b"")  # where scripts/native.py would put it
+    _tree(tmp_path, "fsm.engine.game")
+    compiled = native.compiled_path("fsm.engine.game", tmp_path)
+    compiled.write_bytes(b"")  # where scripts/native.py would put it
     spec = native.Finder(tmp_path).find_spec("fsm.engine.game")
     assert spec is not None and isinstance(spec.loader, ExtensionFileLoader)
-    assert spec.origin == str(native.compiled_path(source))
+    assert spec.origin == str(compiled) and compiled.parent == tmp_path / "fsm" / "engine"  # __file__'s folder
 
 
 def test_an_edited_source_is_imported_from_source_until_compiled_again(tmp_path: Path) -> None:
     source = _tree(tmp_path, "fsm.engine.game")
-    compiled = native.compiled_path(source)
+    compiled = native.compiled_path("fsm.engine.game", tmp_path)
     compiled.write_bytes(b"")
     source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert native.Finder(tmp_path).find_spec("fsm.engine.game") is None  # the usual import: the .py
-    assert compiled.exists() and native.compiled_path(source) != compiled
+    assert compiled.exists() and native.compiled_path("fsm.engine.game", tmp_path) != compiled
 
 
 def test_the_finder_leaves_every_other_module_to_the_usual_import(tmp_path: Path) -> None:
-    source = _tree(tmp_path, "fsm.cli.exploring")
-    native.compiled_path(source).write_bytes(b"")
+    _tree(tmp_path, "fsm.cli.exploring")
+    native.compiled_path("fsm.cli.exploring", tmp_path).write_bytes(b"")
     assert native.Finder(tmp_path).find_spec("fsm.cli.exploring") is None
     assert native.Finder(tmp_path).find_spec("fsm.engine.play") is None  # no source there at all
 
 
 def test_the_settings_are_part_of_the_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    source = _tree(tmp_path, "fsm.table.model")
-    before = native.compiled_path(source)
-    monkeypatch.setattr(native, "_SETTINGS", b"other settings")
-    assert native.compiled_path(source) != before
+    _tree(tmp_path, "fsm.table.model")
+    before = native.compiled_path("fsm.table.model", tmp_path)
+    monkeypatch.setattr(native, "DIRECTIVES", {**native.DIRECTIVES, "language_level": 2})
+    assert native.compiled_path("fsm.table.model", tmp_path) != before
+
+
+def test_only_the_machines_keep_python_signatures() -> None:
+    """python-statemachine reads its callbacks' signatures; nothing reads the others'."""
+    assert native.directives("fsm.machines.procedures")["binding"] is True
+    assert native.directives("fsm.engine.game")["binding"] is False
 
 
 #: Explores every library file and prints what the report says; run once compiled, once from source.
