@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     if not stale:
         print(f"[native] the hot path is compiled and current ({len(native.HOT)} modules)")
         return 0
-    print(f"[native] compiling {len(stale)} of {len(native.HOT)} modules with Cython (a minute or two)", flush=True)
+    print(f"[native] compiling {len(stale)} of {len(native.HOT)} modules with Cython (up to a few minutes)", flush=True)
     with tempfile.TemporaryDirectory(prefix="fsm-native-") as tmp:
         try:
             built = _compile(tree, stale, native.directives, Path(tmp))
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             for old in src.parent.glob(f"{src.stem}.*{native.SUFFIX}"):
                 old.unlink()  # an older source's compiled file: never loaded again
             shutil.copyfile(lib, native.compiled_path(name, tree))
-    print(f"[native] done: {len(stale)} modules compiled")
+    print(f"[native] done: {len(stale)} module{'s' if len(stale) > 1 else ''} compiled")
     return 0
 
 

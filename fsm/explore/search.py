@@ -228,11 +228,15 @@ class Search:
                 if visits is not None:
                     visits.dead_ends[digest] = report.dead_ends[-1]
             return
+        last = legal[-1]
         for move in legal:
-            game.table = table.copy()
+            # The last move is played on ``table`` itself: nothing reads a table once its moves
+            # are all tried (a line cut there is counted, and told by its moves), so one copy
+            # a table is saved, and the move writes in place what the table alone holds.
+            game.table = table.copy() if move is not last else table
             report.moves += not again
             try:
-                game.apply(move, atomic=False)  # we hold the copy: no undo snapshot needed
+                game.apply(move, atomic=False)  # we hold a table of our own: no undo snapshot needed
             except Exception as err:  # a legal move the engine cannot play: report, go on
                 if not again:
                     report.errors.append((f"{type(err).__name__}: {err}", (*moves_of(line), str(move))))
