@@ -6,16 +6,24 @@ keeps those :mod:`fsm.engine.legality` allows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from fsm.engine.seat import Seat
 from fsm.machines.chain import priority
+from fsm.rules.timing import use_as
 from fsm.spec import paying
 from fsm.table.model import Ability, Unit
 from fsm.table.moves import Move
 
+#: Whether a card or an ability with these timings could be declared now (:func:`timing_fits`).
+Fits = Callable[[tuple[str, ...]], bool]
 
-def candidates(seat: Seat) -> Iterator[Move]:
+
+def candidates(seat: Seat, fits: Fits | None = None) -> Iterator[Move]:
+    """Every move the player to act might make now.  With ``fits`` (:func:`timing_fits`), the uses
+    and activations whose timings cannot fit here are left out: the rules would refuse every one of
+    them (:func:`fsm.engine.declaring.use_problem` asks the timing of every declaration)."""
     t = seat.table
     actor = seat.actor()
     if actor is None:
@@ -53,15 +61,43 @@ def candidates(seat: Seat) -> Iterator[Move]:
                     yield Move("attack", actor, unit=u.id, target=other.id)
     for u in own_units:
         for ab in u.abilities:
+            if fits is not None and not fits(
+                ab.timings or seat.rules.kind(ab.kind, sync=ab.sync is not None).default_timings
+            ):
+                continue
             choices = price_choices(seat, u, ab)
             for tg in target_choices(ab.target, targets):
                 for chosen in choices:
                     yield Move("activate", actor, ability=ab.name, unit=u.id, target=tg, paying=chosen)
     for c in t.cards.values():
         if c.owner == actor and c.type == "skill" and c.zone in ("hand", "revealed"):
+            if fits is not None and not fits(c.timings):
+                continue
             for u in own_units:
                 for tg in target_choices(c.target, targets):
                     yield Move("use", actor, card=c.id, unit=u.id, target=tg)
+
+
+def timing_fits(seat: Seat, player: str) -> Fits:
+    """Whether ``player`` could use a card or an ability with given timings here, as
+    :func:`fsm.engine.declaring.use_problem` asks it (the same point and timings in force), each
+    answer worked out once.  For judging many candidates of one table, where nothing changes."""
+    known: dict[tuple[str, ...], bool] = {}
+    here: list[Any] = []  # the point and the timings in force, worked out on first use
+
+    def fits(timings: tuple[str, ...]) -> bool:
+        answer = known.get(timings)
+        if answer is None:
+            if not here:
+                point = seat.point(player)
+                here.extend((point, seat.board.timings_at(point)))
+            point, in_force = here
+            # a timing not in force here is left to the full check (which words its error)
+            unknown = any(k not in in_force for k in timings)
+            answer = known[timings] = unknown or use_as(timings, point, in_force) is not None
+        return answer
+
+    return fits
 
 
 def price_choices(seat: Seat, u: Unit, ab: Ability) -> list[tuple[str, ...]]:

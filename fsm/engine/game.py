@@ -23,7 +23,7 @@ import html
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from fsm.engine.candidates import candidates
+from fsm.engine.candidates import candidates, timing_fits
 from fsm.engine.legality import Legality
 from fsm.engine.narration import LogEntry, Narration
 from fsm.engine.play import Play
@@ -376,8 +376,10 @@ def _allowed(game: Game) -> list[Move]:
     problem = game.legality.problem
     game._points = {}
     try:
+        actor = game.actor()
+        fits = timing_fits(game, actor) if actor is not None else None
         with unworded():
-            return [m for m in candidates(game) if problem(m) is None]
+            return [m for m in candidates(game, fits) if problem(m) is None]
     except BadInput:
         return [m for m in candidates(game) if problem(m) is None]
     finally:
