@@ -224,6 +224,7 @@ class Runner:
         self.sm = sm
         self.table = table_of(type(sm))
         self.model, self.field = sm.model, sm.state_field
+        self._read, self._write = _accessors(self.model, self.field)
         self.queue: deque[str] = deque()  # events sent while a step runs (python-statemachine's external queue)
         self.busy = False
         self._bound: dict[str | None, dict[Key, tuple[Bound, ...]]] = {}  # by event, then configuration
@@ -256,7 +257,7 @@ class Runner:
                 break
             if queue:
                 event = queue.popleft()
-                chosen = self._select(self._plans(event))  # a failing guard leaves the queue
+                chosen = self._choose(event)  # a failing guard leaves the queue
                 if chosen is None:
                     raise self._not_allowed(event)
                 try:
@@ -271,14 +272,21 @@ class Runner:
     def _eventless(self) -> bool:
         took = False
         while True:
-            chosen = self._select(self._plans(None))
+            chosen = self._choose(None)
             if chosen is None:
                 return took
             took = True
             self._microstep(chosen)
 
+    def _choose(self, event: str | None) -> Bound | None:
+        """The transition ``event`` (None: eventless) takes now, if any: :meth:`_select` of :meth:`_plans`.
+        Most configurations have no eventless transition: asked after every step, that is answered
+        without calling anything."""
+        plans = self._plans(event)
+        return self._select(plans) if plans else None
+
     def _plans(self, event: str | None) -> tuple[Bound, ...]:
-        raw = getattr(self.model, self.field)
+        raw = self._read()
         kind = type(raw)  # exact types first: an isinstance check against an ABC is slow
         key = tuple(raw) if kind is OrderedSet or (kind is not str and isinstance(raw, MutableSet)) else raw
         by_key = self._bound.get(event)
@@ -389,10 +397,20 @@ class Runner:
         return partial(func, **wanted) if wanted else func
 
     def _writer(self, value: Key) -> Call:
+        write = self._write
         if isinstance(value, tuple):  # a fresh set each time, as python-statemachine writes one
-            model, field, values = self.model, self.field, value
-            return lambda: setattr(model, field, OrderedSet(values))
-        return partial(setattr, self.model, self.field, value)
+            return lambda: write(OrderedSet(value))
+        return partial(write, value)
+
+
+def _accessors(model: Any, field: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+    """How the runner reads and writes the model's state value.  Where the field is a property (the
+    models of fsm's machines are), its own functions are called: that skips getattr's lookup, and
+    the state is read after every step."""
+    prop = getattr(type(model), field, None)
+    if isinstance(prop, property) and prop.fget is not None and prop.fset is not None:
+        return partial(prop.fget, model), partial(prop.fset, model)
+    return partial(getattr, model, field), partial(setattr, model, field)
 
 
 def _executor(sm: StateChart, key: str) -> Any:
