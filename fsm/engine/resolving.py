@@ -63,9 +63,10 @@ class Resolving:
         t = self.game.table
         answering = bool(t.chain) and priority(t) is not None
         t.chain.append(item)
+        quiet = self.game.quiet  # nobody reads the line: not worded
         self.game.send_chain(
             "counter" if answering else "open_window",
-            _("{opponent} may counter first").format(opponent=t.opponent(item.declarer)),
+            "" if quiet else _("{opponent} may counter first").format(opponent=t.opponent(item.declarer)),
             "TIM-CTR-2" if answering else self.game.board.spec_of(item).clause("window"),
         )
 
@@ -78,7 +79,8 @@ class Resolving:
         card = t.cards.get(item.source)
         if card is not None and card.zone == "chain":
             card.zone = "graveyard"
-            self.game.note(_("{card} goes to the graveyard").format(card=card.name), clause)
+            if not self.game.quiet:
+                self.game.note(_("{card} goes to the graveyard").format(card=card.name), clause)
         self.drop_unheld_equips()  # before the next item's recheck counts what the equips hold
 
     # ------------------------------------------------------------------ what goes with a unit or a card
