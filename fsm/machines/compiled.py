@@ -279,22 +279,22 @@ class Runner:
             self._microstep(chosen)
 
     def _choose(self, event: str | None) -> Bound | None:
-        """The transition ``event`` (None: eventless) takes now, if any: :meth:`_select` of :meth:`_plans`.
-        Most configurations have no eventless transition: asked after every step, that is answered
-        without calling anything."""
-        plans = self._plans(event)
-        return self._select(plans) if plans else None
-
-    def _plans(self, event: str | None) -> tuple[Bound, ...]:
+        """The transition ``event`` (None: eventless) takes now, if any: the first of the
+        configuration's transitions whose guards pass (:meth:`_select`).  Asked after every step: a
+        configuration without such transitions (most, for eventless) calls nothing more."""
         raw = self._read()
         kind = type(raw)  # exact types first: an isinstance check against an ABC is slow
         key = tuple(raw) if kind is OrderedSet or (kind is not str and isinstance(raw, MutableSet)) else raw
         by_key = self._bound.get(event)
-        if by_key is None:
-            by_key = self._bound[event] = {}
-        bound = by_key.get(key)
-        if bound is None:
-            bound = by_key[key] = tuple(self._bind(p, event) for p in self.table.plans(key, event))
+        plans = by_key.get(key) if by_key is not None else None
+        if plans is None:
+            plans = self._plans(event, key)
+        return self._select(plans) if plans else None
+
+    def _plans(self, event: str | None, key: Key) -> tuple[Bound, ...]:
+        """The class's plans for this configuration and event, bound to this machine (once)."""
+        bound = tuple(self._bind(p, event) for p in self.table.plans(key, event))
+        self._bound.setdefault(event, {})[key] = bound
         return bound
 
     @staticmethod
