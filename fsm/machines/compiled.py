@@ -90,6 +90,8 @@ class MachineTable:
         _refuse_unsupported(cls)
         self.cls = cls
         self._plans: dict[tuple[Key, str | None], tuple[Plan, ...]] = {}
+        # whether any state has an eventless transition (the flow and the chain have none)
+        self.eventless = any(t.is_eventless and not t.initial for s in cls.states_map.values() for t in s.transitions)
         for state in cls.states_map.values():  # every configuration a step can leave it in
             if state.is_atomic:
                 key = _key([s.value for s in (*reversed(list(state.ancestors())), state)])
@@ -282,6 +284,8 @@ class Runner:
         """The transition ``event`` (None: eventless) takes now, if any: the first of the
         configuration's transitions whose guards pass (:meth:`_select`).  Asked after every step: a
         configuration without such transitions (most, for eventless) calls nothing more."""
+        if event is None and not self.table.eventless:
+            return None  # nothing to read: no state of the machine has one
         raw = self._read()
         kind = type(raw)  # exact types first: an isinstance check against an ABC is slow
         key = tuple(raw) if kind is OrderedSet or (kind is not str and isinstance(raw, MutableSet)) else raw
