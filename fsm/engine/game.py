@@ -88,6 +88,8 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
+        # the same, by the spec object (an item's spec is the board's one): hashing a spec hashes every field
+        self._procedure_of: dict[int, tuple[KindSpec, Procedure]] = {}
         self._points: dict[str | None, Point] | None = None  # while legal_moves() judges: each player's point
         self.compiled = False  # machines run from compiled tables (fsm.machines.compiled), e.g. while exploring
         self.chain = CounterChain(self)
@@ -245,11 +247,15 @@ class Game:
 
     # ------------------------------------------------------------------ where the machines are stepped
     def _procedure(self, spec: KindSpec) -> Procedure:
+        known = self._procedure_of.get(id(spec))
+        if known is not None and known[0] is spec:
+            return known[1]
         proc = self._procedures.get(spec)
         if proc is None:
             proc = self._procedures[spec] = procedure_class(spec)(self)
             if self.compiled:
                 attach(proc)
+        self._procedure_of[id(spec)] = (spec, proc)  # the spec kept with it: its id stays its own
         return proc
 
     def start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool:
@@ -391,12 +397,25 @@ def _point(game: Game, player: str | None) -> Point:
     t = game.table
     if t.chain and priority(t) is not None:
         top = t.chain[-1]
-        return Point(N_("answering"), answering=game.spec_of(top).category, during=top.during)
+        found = (game.spec_of(top).category, top.during)
+        point = _ANSWERING.get(found)
+        if point is None:
+            point = _ANSWERING[found] = Point(N_("answering"), answering=found[0], during=found[1])
+        return point
     own = player is None or player == game.actor()
     if game.flow.at("main_phase") and t.main_reply and own:
-        return Point(N_("opponent's main phase"), action="opponent_main")
+        return _OPPONENT_MAIN_REPLY
     if game.flow.at("main_phase"):
-        return Point(N_("own main phase"), action="own_main") if own else Point(N_("opponent's main phase"))
+        return _OWN_MAIN if own else _OPPONENT_MAIN
     if game.flow.at("normal_timing"):
-        return Point(N_("own normal timing"), action="own_normal") if own else Point(N_("opponent's normal timing"))
+        return _OWN_NORMAL if own else _OPPONENT_NORMAL
     return Point(game.flow_name())
+
+
+# The points _point gives, made once (a Point is frozen; legal_moves() asks one for every table).
+_OPPONENT_MAIN_REPLY = Point(N_("opponent's main phase"), action="opponent_main")
+_OWN_MAIN = Point(N_("own main phase"), action="own_main")
+_OPPONENT_MAIN = Point(N_("opponent's main phase"))
+_OWN_NORMAL = Point(N_("own normal timing"), action="own_normal")
+_OPPONENT_NORMAL = Point(N_("opponent's normal timing"))
+_ANSWERING: dict[tuple[str, str], Point] = {}  # by the pending item's category and during
