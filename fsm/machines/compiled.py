@@ -34,8 +34,9 @@ import inspect
 from collections import deque
 from collections.abc import Callable, Iterator, MutableSet
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
+from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
@@ -213,6 +214,20 @@ class Bound:
     entries: tuple[tuple[Call, tuple[Call, ...], bool], ...]  # value written, enter callbacks, stops
     after: tuple[Call, ...]
     restore: Call
+    # Everything up to ``after``, in order (made from the fields above, so a replaced field counts),
+    # and whether a top-level final state is entered (it is the last state entered: it has no children).
+    steps: tuple[Call, ...] = field(init=False)
+    stops: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        steps = [*self.before]
+        for calls, write in self.exits:
+            steps += (*calls, write)
+        steps += self.on
+        for write, calls, _stops in self.entries:
+            steps += (write, *calls)
+        object.__setattr__(self, "steps", tuple(steps))
+        object.__setattr__(self, "stops", any(stops for _w, _c, stops in self.entries))
 
 
 class Runner:
@@ -313,20 +328,10 @@ class Runner:
 
     def _microstep(self, plan: Bound) -> None:
         try:
-            for call in plan.before:
+            for call in plan.steps:  # before, exits, on, entries: one loop (a step runs this often)
                 call()
-            for calls, write in plan.exits:
-                for call in calls:
-                    call()
-                write()
-            for call in plan.on:
-                call()
-            for write, calls, stops in plan.entries:
-                write()
-                for call in calls:
-                    call()
-                if stops:
-                    self.sm._engine.running = False
+            if plan.stops:
+                self.sm._engine.running = False
         except Exception:
             plan.restore()
             raise
@@ -407,14 +412,17 @@ class Runner:
         return partial(write, value)
 
 
-def _accessors(model: Any, field: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+def _accessors(model: Any, name: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
     """How the runner reads and writes the model's state value.  Where the field is a property (the
     models of fsm's machines are), its own functions are called: that skips getattr's lookup, and
-    the state is read after every step."""
-    prop = getattr(type(model), field, None)
+    the state is read after every step.  A model that names where its property reads from
+    (``state_path``, dotted from the model, as fsm's do) is read without a Python call at all."""
+    prop = getattr(type(model), name, None)
     if isinstance(prop, property) and prop.fget is not None and prop.fset is not None:
-        return partial(prop.fget, model), partial(prop.fset, model)
-    return partial(getattr, model, field), partial(setattr, model, field)
+        path = getattr(model, "state_path", None) if name == "state" else None
+        read = partial(attrgetter(path), model) if path else partial(prop.fget, model)
+        return read, partial(prop.fset, model)
+    return partial(getattr, model, name), partial(setattr, model, name)
 
 
 def _executor(sm: StateChart, key: str) -> Any:
