@@ -332,8 +332,6 @@ class BattleSteps:
     def next_timing(self, target: State, transition: Any) -> None:
         b = self._battle()
         b.turn = self.host.table.opponent(b.turn or b.advancing)
-        if self.host.quiet:
-            return  # nobody reads the line: not worded
         self._narrate(_("{turn}'s normal timing").format(turn=b.turn), "FLOW-NORMAL", target, transition)
 
     def end_battle(self, target: State, transition: Any) -> None:
@@ -352,8 +350,6 @@ class BattleSteps:
         clean_up(self.host, self._battle())
 
     def to_main_phase(self, target: State, transition: Any) -> None:
-        if self.host.quiet:
-            return  # nobody reads the line: not worded
         self._narrate(_("back to the main phase"), "FLOW-CLEANUP", target, transition)
 
 
