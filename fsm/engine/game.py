@@ -23,7 +23,7 @@ import html
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from fsm.engine.candidates import candidates
+from fsm.engine.candidates import candidates, timing_fits
 from fsm.engine.legality import Legality
 from fsm.engine.narration import LogEntry, Narration
 from fsm.engine.play import Play
@@ -88,6 +88,7 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
+        self._procedure_of: dict[int, tuple[KindSpec, Procedure]] = {}  # the same, by id(spec): see _procedure
         self._points: dict[str | None, Point] | None = None  # while legal_moves() judges: each player's point
         self.compiled = False  # machines run from compiled tables (fsm.machines.compiled), e.g. while exploring
         self.chain = CounterChain(self)
@@ -245,11 +246,15 @@ class Game:
 
     # ------------------------------------------------------------------ where the machines are stepped
     def _procedure(self, spec: KindSpec) -> Procedure:
+        known = self._procedure_of.get(id(spec))  # by the spec object first: a spec's hash hashes every field
+        if known is not None and known[0] is spec:
+            return known[1]
         proc = self._procedures.get(spec)
         if proc is None:
             proc = self._procedures[spec] = procedure_class(spec)(self)
             if self.compiled:
                 attach(proc)
+        self._procedure_of[id(spec)] = (spec, proc)  # the spec kept with it: its id stays its own
         return proc
 
     def start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool:
@@ -376,8 +381,10 @@ def _allowed(game: Game) -> list[Move]:
     problem = game.legality.problem
     game._points = {}
     try:
+        actor = game.actor()
+        fits = timing_fits(game, actor) if actor is not None else None
         with unworded():
-            return [m for m in candidates(game) if problem(m) is None]
+            return [m for m in candidates(game, fits) if problem(m) is None]
     except BadInput:
         return [m for m in candidates(game) if problem(m) is None]
     finally:
@@ -389,12 +396,25 @@ def _point(game: Game, player: str | None) -> Point:
     t = game.table
     if t.chain and priority(t) is not None:
         top = t.chain[-1]
-        return Point(N_("answering"), answering=game.spec_of(top).category, during=top.during)
+        found = (game.spec_of(top).category, top.during)
+        point = _ANSWERING.get(found)
+        if point is None:
+            point = _ANSWERING[found] = Point(N_("answering"), answering=found[0], during=found[1])
+        return point
     own = player is None or player == game.actor()
     if game.flow.at("main_phase") and t.main_reply and own:
-        return Point(N_("opponent's main phase"), action="opponent_main")
+        return _OPPONENT_MAIN_REPLY
     if game.flow.at("main_phase"):
-        return Point(N_("own main phase"), action="own_main") if own else Point(N_("opponent's main phase"))
+        return _OWN_MAIN if own else _OPPONENT_MAIN
     if game.flow.at("normal_timing"):
-        return Point(N_("own normal timing"), action="own_normal") if own else Point(N_("opponent's normal timing"))
+        return _OWN_NORMAL if own else _OPPONENT_NORMAL
     return Point(game.flow_name())
+
+
+# The points _point gives, made once (a Point is frozen; legal_moves() asks one for every table).
+_OPPONENT_MAIN_REPLY = Point(N_("opponent's main phase"), action="opponent_main")
+_OWN_MAIN = Point(N_("own main phase"), action="own_main")
+_OPPONENT_MAIN = Point(N_("opponent's main phase"))
+_OWN_NORMAL = Point(N_("own normal timing"), action="own_normal")
+_OPPONENT_NORMAL = Point(N_("opponent's normal timing"))
+_ANSWERING: dict[tuple[str, str], Point] = {}  # by the pending item's category and during

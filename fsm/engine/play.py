@@ -33,7 +33,9 @@ class Play:
         flow's transitions say where that leads (TIM-CTR-2, FLOW-*, TIM-MF)."""
         game = self.game
         if priority(game.table) is not None:
-            game.send_chain("pass_priority", _("{player} passes").format(player=m.player), "TIM-CTR-2")
+            # the lines here are worded only when narrated: the explorer's passes are not
+            text = "" if game.quiet else _("{player} passes").format(player=m.player)
+            game.send_chain("pass_priority", text, "TIM-CTR-2")
             if game.table.chain_state == "resolving":
                 self.resolve_chain()
             return
@@ -158,7 +160,8 @@ class Play:
         t = game.table
         while t.chain_state == "resolving":
             game.resolve_item(t.chain.pop())
-            game.send_chain("resolve_next", _("next item") if t.chain else _("chain resolved"), "TIM-CTR-3")
+            text = "" if game.quiet else _("next item") if t.chain else _("chain resolved")
+            game.send_chain("resolve_next", text, "TIM-CTR-3")
         if t.chain_state == "empty":
             self.after_chain()
 

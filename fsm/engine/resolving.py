@@ -63,9 +63,10 @@ class Resolving:
         t = self.game.table
         answering = bool(t.chain) and priority(t) is not None
         t.chain.append(item)
+        quiet = self.game.quiet  # nobody reads the line: not worded
         self.game.send_chain(
             "counter" if answering else "open_window",
-            _("{opponent} may counter first").format(opponent=t.opponent(item.declarer)),
+            "" if quiet else _("{opponent} may counter first").format(opponent=t.opponent(item.declarer)),
             "TIM-CTR-2" if answering else self.game.board.spec_of(item).clause("window"),
         )
 
@@ -78,7 +79,8 @@ class Resolving:
         card = t.cards.get(item.source)
         if card is not None and card.zone == "chain":
             card.zone = "graveyard"
-            self.game.note(_("{card} goes to the graveyard").format(card=card.name), clause)
+            if not self.game.quiet:
+                self.game.note(_("{card} goes to the graveyard").format(card=card.name), clause)
         self.drop_unheld_equips()  # before the next item's recheck counts what the equips hold
 
     # ------------------------------------------------------------------ what goes with a unit or a card
@@ -86,8 +88,10 @@ class Resolving:
         u.zone = zone
         u.destroyed = u.destroyed or destroyed
         u.discarded = u.discarded or discarded
-        for c in self.game.table.cards.values():
-            if c.zone == "equipped" and c.equipped_to == u.id:
+        cards = self.game.table.cards
+        for seen in list(cards.peek()):  # a card is copied only when it changes (fsm/table/sharing.py)
+            if seen.zone == "equipped" and seen.equipped_to == u.id:
+                c = cards[seen.id]
                 c.zone, c.equipped_to = "graveyard", None
                 self.game.note(_("{card} leaves with {unit} and is discarded").format(card=c.name, unit=u.name), "EQ-1")
 
@@ -109,8 +113,9 @@ class Resolving:
         if game.variants.equip_without_skill != "discarded":
             return
         for u in game.table.units.values():
-            for card, part in game.board.equip_holds(u):
-                if part != card.condition.needs:
+            for seen, part in game.board.equip_holds(u):
+                if part != seen.condition.needs:
+                    card = game.table.cards[seen.id]  # equip_holds gives the cards as they are: copied to write
                     card.zone, card.equipped_to = "graveyard", None
                     game.note(
                         _(

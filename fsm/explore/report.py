@@ -240,8 +240,8 @@ class Judge:
         for o in t.outcomes[self.base :]:
             if o.kind == "speed_roll":
                 continue  # the speed dice result always stands; it says nothing about the play
-            card = t.cards.get(o.source)
-            unit = t.units.get(o.unit or "")
+            card = t.cards.look(o.source)  # only read: never copied (asked for every table explored)
+            unit = t.units.look(o.unit or "")
             if card is not None:
                 name = card.name
             elif o.source == "attack":

@@ -161,6 +161,7 @@ class GameFlow(StateChart):
     cleanup = battle.to(main_phase, on="to_main_phase")
 
     def __init__(self, game: Host, listener: Any = None) -> None:
+        self._host = game  # what `at` reads the state from, without the model's two lookups
         super().__init__(model=TableSlot(game, "flow_state"), listeners=[listener] if listener else [])
 
     def at(self, state_id: str) -> bool:
@@ -169,7 +170,7 @@ class GameFlow(StateChart):
         Read straight from the table (an ordered set of state IDs, or one ID): the rules ask this
         on every legality check, and the library's configuration view builds a new set each time.
         """
-        value = self.model.state
+        value = self._host.table.flow_state  # the model's state (a TableSlot of this field)
         return state_id in value if isinstance(value, OrderedSet) else value == state_id
 
     def role(self) -> str | None:

@@ -97,11 +97,12 @@ def priority(table: ChainView) -> str | None:
 class TableSlot:
     """Model for the table-level machines: reads and writes one field of the table."""
 
-    __slots__ = ("game", "field")
+    __slots__ = ("game", "field", "state_path")
 
     def __init__(self, game: Host, field: str) -> None:
         self.game = game
         self.field = field
+        self.state_path = f"game.table.{field}"  # what `state` reads (the compiled runner reads it so)
 
     @property
     def state(self) -> Any:

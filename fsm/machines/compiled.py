@@ -34,8 +34,9 @@ import inspect
 from collections import deque
 from collections.abc import Callable, Iterator, MutableSet
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
+from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
@@ -90,6 +91,8 @@ class MachineTable:
         _refuse_unsupported(cls)
         self.cls = cls
         self._plans: dict[tuple[Key, str | None], tuple[Plan, ...]] = {}
+        # whether any state has an eventless transition (the flow and the chain have none)
+        self.eventless = any(t.is_eventless and not t.initial for s in cls.states_map.values() for t in s.transitions)
         for state in cls.states_map.values():  # every configuration a step can leave it in
             if state.is_atomic:
                 key = _key([s.value for s in (*reversed(list(state.ancestors())), state)])
@@ -211,6 +214,20 @@ class Bound:
     entries: tuple[tuple[Call, tuple[Call, ...], bool], ...]  # value written, enter callbacks, stops
     after: tuple[Call, ...]
     restore: Call
+    # Everything up to ``after``, in order (made from the fields above, so a replaced field counts),
+    # and whether a top-level final state is entered (it is the last state entered: it has no children).
+    steps: tuple[Call, ...] = field(init=False)
+    stops: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        steps = [*self.before]
+        for calls, write in self.exits:
+            steps += (*calls, write)
+        steps += self.on
+        for write, calls, _stops in self.entries:
+            steps += (write, *calls)
+        object.__setattr__(self, "steps", tuple(steps))
+        object.__setattr__(self, "stops", any(stops for _w, _c, stops in self.entries))
 
 
 class Runner:
@@ -224,6 +241,7 @@ class Runner:
         self.sm = sm
         self.table = table_of(type(sm))
         self.model, self.field = sm.model, sm.state_field
+        self._read, self._write = _accessors(self.model, self.field)
         self.queue: deque[str] = deque()  # events sent while a step runs (python-statemachine's external queue)
         self.busy = False
         self._bound: dict[str | None, dict[Key, tuple[Bound, ...]]] = {}  # by event, then configuration
@@ -256,7 +274,7 @@ class Runner:
                 break
             if queue:
                 event = queue.popleft()
-                chosen = self._select(self._plans(event))  # a failing guard leaves the queue
+                chosen = self._choose(event)  # a failing guard leaves the queue
                 if chosen is None:
                     raise self._not_allowed(event)
                 try:
@@ -271,22 +289,31 @@ class Runner:
     def _eventless(self) -> bool:
         took = False
         while True:
-            chosen = self._select(self._plans(None))
+            chosen = self._choose(None)
             if chosen is None:
                 return took
             took = True
             self._microstep(chosen)
 
-    def _plans(self, event: str | None) -> tuple[Bound, ...]:
-        raw = getattr(self.model, self.field)
+    def _choose(self, event: str | None) -> Bound | None:
+        """The transition ``event`` (None: eventless) takes now, if any: the first of the
+        configuration's transitions whose guards pass (:meth:`_select`).  Asked after every step: a
+        configuration without such transitions (most, for eventless) calls nothing more."""
+        if event is None and not self.table.eventless:
+            return None  # nothing to read: no state of the machine has one
+        raw = self._read()
         kind = type(raw)  # exact types first: an isinstance check against an ABC is slow
         key = tuple(raw) if kind is OrderedSet or (kind is not str and isinstance(raw, MutableSet)) else raw
         by_key = self._bound.get(event)
-        if by_key is None:
-            by_key = self._bound[event] = {}
-        bound = by_key.get(key)
-        if bound is None:
-            bound = by_key[key] = tuple(self._bind(p, event) for p in self.table.plans(key, event))
+        plans = by_key.get(key) if by_key is not None else None
+        if plans is None:
+            plans = self._plans(event, key)
+        return self._select(plans) if plans else None
+
+    def _plans(self, event: str | None, key: Key) -> tuple[Bound, ...]:
+        """The class's plans for this configuration and event, bound to this machine (once)."""
+        bound = tuple(self._bind(p, event) for p in self.table.plans(key, event))
+        self._bound.setdefault(event, {})[key] = bound
         return bound
 
     @staticmethod
@@ -301,20 +328,10 @@ class Runner:
 
     def _microstep(self, plan: Bound) -> None:
         try:
-            for call in plan.before:
+            for call in plan.steps:  # before, exits, on, entries: one loop (a step runs this often)
                 call()
-            for calls, write in plan.exits:
-                for call in calls:
-                    call()
-                write()
-            for call in plan.on:
-                call()
-            for write, calls, stops in plan.entries:
-                write()
-                for call in calls:
-                    call()
-                if stops:
-                    self.sm._engine.running = False
+            if plan.stops:
+                self.sm._engine.running = False
         except Exception:
             plan.restore()
             raise
@@ -389,10 +406,23 @@ class Runner:
         return partial(func, **wanted) if wanted else func
 
     def _writer(self, value: Key) -> Call:
+        write = self._write
         if isinstance(value, tuple):  # a fresh set each time, as python-statemachine writes one
-            model, field, values = self.model, self.field, value
-            return lambda: setattr(model, field, OrderedSet(values))
-        return partial(setattr, self.model, self.field, value)
+            return lambda: write(OrderedSet(value))
+        return partial(write, value)
+
+
+def _accessors(model: Any, name: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+    """How the runner reads and writes the model's state value.  Where the field is a property (the
+    models of fsm's machines are), its own functions are called: that skips getattr's lookup, and
+    the state is read after every step.  A model that names where its property reads from
+    (``state_path``, dotted from the model, as fsm's do) is read without a Python call at all."""
+    prop = getattr(type(model), name, None)
+    if isinstance(prop, property) and prop.fget is not None and prop.fset is not None:
+        path = getattr(model, "state_path", None) if name == "state" else None
+        read = partial(attrgetter(path), model) if path else partial(prop.fget, model)
+        return read, partial(prop.fset, model)
+    return partial(getattr, model, name), partial(setattr, model, name)
 
 
 def _executor(sm: StateChart, key: str) -> Any:

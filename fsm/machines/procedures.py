@@ -79,6 +79,7 @@ class Slot:
     """The model of a procedure machine: whichever chain item is being stepped."""
 
     __slots__ = ("item",)
+    state_path = "item.state"  # what `state` reads (the compiled runner reads it so)
 
     def __init__(self, item: ChainItem) -> None:
         self.item = item

@@ -335,6 +335,8 @@ class BattleSteps:
         self._narrate(_("{turn}'s normal timing").format(turn=b.turn), "FLOW-NORMAL", target, transition)
 
     def end_battle(self, target: State, transition: Any) -> None:
+        if self.host.quiet:
+            return  # its line is all it does: nobody reads it, so the reason is not worked out
         reason = self._end_reason() or _("both players passed their normal timings")
         self._narrate(_("battle ends: {reason}").format(reason=reason), "FLOW-END", target, transition)
 
@@ -375,10 +377,12 @@ def clean_up(host: FlowHost, b: Battle) -> None:
         u = t.units[seen.id]
         if granted:
             u.skills = replace(u.skills, granted=NO_SKILLS)
-            host.note(_("[戦闘] effects on {unit} lapse").format(unit=u.name), "TIM-BTL")
+            if not host.quiet:  # nobody reads the line: not worded
+                host.note(_("[戦闘] effects on {unit} lapse").format(unit=u.name), "TIM-BTL")
         if consumed:
             u.skills = replace(u.skills, consumed=NO_SKILLS)
-            host.note(_("{unit}'s used skills come back").format(unit=u.name), "SC-3")
+            if not host.quiet:
+                host.note(_("{unit}'s used skills come back").format(unit=u.name), "SC-3")
         if unacted:
             u.acted = False
         u.declared = frozenset()

@@ -300,6 +300,18 @@ class Variants(Mapping[str, Any]):
         return f"Variants({self.changed()!r})"
 
 
+def _reader(name: str) -> property:
+    return property(lambda self: self._values[name], doc=BY_NAME[name].doc)
+
+
+# Each variant is read as an attribute (``variants.advance_marches``) by every rule that depends on
+# it: a property each, as __getattr__ alone is reached only after the usual lookup failed (an
+# exception raised and caught per read).  Names the class already has keep their meaning.
+for _spec in SPECS:
+    if not hasattr(Variants, _spec.name):
+        setattr(Variants, _spec.name, _reader(_spec.name))
+
+
 #: The settings ``fsm variants`` names as leaving some battle without an end.
 ENDLESS_EXAMPLES: tuple[dict[str, Any], ...] = (
     {"battle_ends_on_double_pass": False},

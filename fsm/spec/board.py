@@ -189,7 +189,9 @@ class OnTable:
         return [i for i in self.table.chain if i.unit == unit.id and i.reserved]
 
     def equips_on(self, unit: Unit) -> list[Card]:
-        return [c for c in self.table.cards.values() if c.zone == "equipped" and c.equipped_to == unit.id]
+        """The equips on the unit, as they are: never copied for writing, even inside a move (a
+        caller that changes one takes ``table.cards[c.id]``), as :meth:`participants` gives units."""
+        return [c for c in self.table.cards.peek() if c.zone == "equipped" and c.equipped_to == unit.id]
 
     def holders(self, unit: Unit) -> str:
         names = [self.source_name(i) for i in self.pending_uses(unit)]

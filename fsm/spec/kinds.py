@@ -121,7 +121,13 @@ class KindSpec:
         return bool(self.fizzle_if)
 
     def clause(self, slot: str) -> str:
-        return dict(self.clauses).get(slot, "AB-1")
+        # the clauses as a dict, made once (kept beside the frozen fields, as Condition.needs is):
+        # the engine asks a clause at every step it takes
+        by_slot: dict[str, str] | None = self.__dict__.get("_by_slot")
+        if by_slot is None:
+            by_slot = dict(self.clauses)
+            object.__setattr__(self, "_by_slot", by_slot)
+        return by_slot.get(slot, "AB-1")
 
     # What the engine asks of its words: the words themselves stay here, with their vocabulary.
     @property
@@ -179,7 +185,11 @@ class KindSpec:
         """SYNC-2: the same kind, plus the partner check at declaration and recheck."""
         if self.sync:
             return self
-        return replace(self, key=f"sync_{self.key}", sync=True, fizzle_if=(*self.fizzle_if, "partner_left"))
+        synced: KindSpec | None = self.__dict__.get("_synced")  # made once, as clause() keeps its dict
+        if synced is None:
+            synced = replace(self, key=f"sync_{self.key}", sync=True, fizzle_if=(*self.fizzle_if, "partner_left"))
+            object.__setattr__(self, "_synced", synced)
+        return synced
 
 
 def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], where: str) -> str:

@@ -195,6 +195,8 @@ def _hold_condition(board: Board, item: ChainItem) -> None:
     card = board.table.cards[item.source]
     item.reserved = card.condition.symbols
     unit = board.table.units[item.unit or ""]
+    if board.quiet:
+        return  # nobody reads the line: not worded
     board.note(
         _("{card}'s condition {condition} is held on {unit} until resolution").format(
             card=card.name, condition=card.condition, unit=unit.name
@@ -218,10 +220,13 @@ def _consume_condition(board: Board, item: ChainItem, spec: Spec, u: Unit) -> No
     paid = payment(board.available(u), card.condition.needs)
     u.skills = replace(u.skills, consumed=u.skills.consumed + paid)
     item.reserved = ()
-    board.note(
-        _("{unit} uses {paid} for {card}; lost for this battle").format(unit=u.name, paid=fmt(paid), card=card.name),
-        "SC-2",
-    )
+    if not board.quiet:  # nobody reads the line: not worded
+        board.note(
+            _("{unit} uses {paid} for {card}; lost for this battle").format(
+                unit=u.name, paid=fmt(paid), card=card.name
+            ),
+            "SC-2",
+        )
     _stand_in(board, card.condition.needs, paid)
 
 

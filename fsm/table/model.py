@@ -28,6 +28,21 @@ def _shallow(obj: Any) -> Any:
 
 #: Whether a type of flow state is a set (copied with its table), by type.
 _IS_SET: dict[type, bool] = {}
+#: ``str()`` of each flow configuration held as a set, by its type and states (a few dozen at most).
+_STATE_TEXTS: dict[tuple[type, tuple[Any, ...]], str] = {}
+
+
+def _state_text(state: Any) -> str:
+    """``str(state)``; a set's is kept: python-statemachine's OrderedSet words itself slowly, and
+    every table explored is fingerprinted (:meth:`Table.key`)."""
+    kind = type(state)
+    if kind is str or not _IS_SET.get(kind, False):
+        return str(state)
+    found = (kind, tuple(state))
+    text = _STATE_TEXTS.get(found)
+    if text is None:
+        text = _STATE_TEXTS[found] = str(state)
+    return text
 
 
 @dataclass(frozen=True)
@@ -312,11 +327,12 @@ class Table:
         old.valid = False
         self._lease = Lease(old.writing)
         new = _shallow(self)
-        new._lease = Lease()
+        lease = new._lease = Lease()
+        mine, theirs = self.__dict__, new.__dict__  # plain attributes: the dicts read and write them
         for name in self.PARTS:
-            parts: SharedDict[Any] = getattr(self, name)
+            parts: SharedDict[Any] = mine[name]
             parts._lease = self._lease
-            setattr(new, name, parts.fork(new._lease))
+            theirs[name] = parts.fork(lease)
         new.battle = self.battle.copy() if self.battle is not None else None
         new.chain = [_shallow(i) for i in self.chain]
         new.outcomes = list(self.outcomes)
@@ -338,23 +354,24 @@ class Table:
         Each unit, card and geo keeps its own until it is written (:meth:`fsm.table.sharing.Shared.key`),
         so this costs what the last move wrote, plus the chain and the battle.
         """
-        units = tuple(u.key() for u in self.units.peek())
-        cards = tuple(c.key() for c in self.cards.peek())
-        chain = tuple(
+        # list comprehensions: a generator costs more per item, and this runs for every table explored
+        units = tuple([u.key() for u in self.units.peek()])
+        cards = tuple([c.key() for c in self.cards.peek()])
+        chain = tuple([
             (i.seq, i.kind, i.source, i.unit, i.target, i.dice, str(i.state), i.chosen,
              i.answering, i.reserved, i.paid, i.taken, i.during, i.outcome)
             for i in self.chain
-        )  # fmt: skip
+        ])  # fmt: skip
         b = self.battle
         battle = (
             (b.geo, b.advancing, b.defending, tuple(b.participants), b.first, b.turn, b.passes,
              tuple(sorted(b.front.items())), b.rerolled, b.origin, tuple(sorted(b.restore.items())), tuple(b.synced),
              # the dice and each modifier apart: a [戦闘] speed +N is there before the roll (FLOW-SPD)
-             *(tuple(sorted(part.items())) for part in (b.dice, b.front_speed, b.speed_mod, b.roll_mod)))
+             *[tuple(sorted(part.items())) for part in (b.dice, b.front_speed, b.speed_mod, b.roll_mod)])
             if b else None
         )  # fmt: skip
-        geos = tuple(g.key() for g in self.geos.peek())
+        geos = tuple([g.key() for g in self.geos.peek()])
         return (
             units, cards, chain, battle, geos, self.active, str(self.chain_state),
-            str(self.flow_state), self.rolls, self.main_reply,
+            _state_text(self.flow_state), self.rolls, self.main_reply,
         )  # fmt: skip

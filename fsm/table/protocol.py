@@ -60,6 +60,10 @@ class Board(Protocol):
     def note(self, text: str, clause: str) -> None:
         """Write one line of the narrative, with the clause it follows."""
 
+    @property
+    def quiet(self) -> bool:
+        """Nothing is narrated (the explorer): a step need not word what nobody reads."""
+
     def acted(self, unit: Unit) -> bool:
         """行動完了, by acting, by an effect, or held so by a continuous 【自動】 (AUTO-4)."""
 
@@ -110,10 +114,6 @@ class ProcedureHost(Board, Protocol):
 
     def tell(self, item: ChainItem, step: str, entered: str, event: str) -> None:
         """Narrate one step of the item's procedure (``declare``, ``open_window``, ``recheck`` ...)."""
-
-    @property
-    def quiet(self) -> bool:
-        """Nothing is narrated (the explorer): a step need not word what nobody reads."""
 
     def pay_price(self, item: ChainItem) -> None: ...
 
