@@ -29,8 +29,7 @@ import io
 import os
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -165,20 +164,23 @@ def worded() -> bool:
     return not getattr(_speaking, "unworded", False)
 
 
-@contextmanager
-def unworded() -> Iterator[None]:
+class unworded:  # noqa: N801 - used as the function it was: ``with unworded():``
     """Inside, in this thread, a message is neither looked up nor worded: :data:`UNWORDED` for all.
 
     For work whose messages nobody reads: :meth:`fsm.engine.game.Game.legal_moves` asks of each
     candidate only whether some rule refuses it, and used to word every refusal (a tenth of
     judging them).  Nothing worded inside may be kept; an error raised inside is worded again by
-    whoever reads it (``legal_moves`` asks again outside)."""
-    before = getattr(_speaking, "unworded", False)
-    _speaking.unworded = True
-    try:
-        yield
-    finally:
-        _speaking.unworded = before
+    whoever reads it (``legal_moves`` asks again outside).  A class, not a generator: every table
+    explored enters one."""
+
+    __slots__ = ("before",)
+
+    def __enter__(self) -> None:
+        self.before = getattr(_speaking, "unworded", False)
+        _speaking.unworded = True
+
+    def __exit__(self, *exc: object) -> None:
+        _speaking.unworded = self.before
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name pybabel looks for

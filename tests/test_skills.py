@@ -7,16 +7,18 @@ handing pool symbols to demanded symbols; the game-level tests drive a small bat
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from conftest import at_own_normal_timing, make, pass_until, play, refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fsm.rules.skills import ALL, PALETTE, SYMBOLS, TOOL, can_pay, payment, pool, symbol
+from fsm.rules.skills import ALL, PALETTE, SYMBOLS, TOOL, SkillPool, Skills, can_pay, payment, pool, symbol
 
 PACKAGE = Path(__file__).resolve().parents[1] / "fsm"
 
@@ -265,3 +267,15 @@ def test_eq_1_equip_stays_until_its_unit_leaves_and_is_then_discarded() -> None:
     armour = g.table.cards["大地の鎧"]
     assert (armour.zone, armour.equipped_to) == ("graveyard", None)
     assert any(e.clause == "EQ-1" and "大地の鎧" in e.text and "discarded" in e.text for e in g.log)
+
+
+def test_sc2_a_pool_replaced_is_a_new_pool_as_dataclasses_replace_makes_it() -> None:
+    """SC-2: a unit's used and granted skills change by a new pool; the old one, which a copy of
+    the unit may share, stays as it was, and a mapping given is taken as Skills."""
+    old = SkillPool(Skills({"剣": 2}), Skills({"剣": 1}))
+    new = old.replacing(consumed={"剣": 2}, granted=Counter({"盾": 1}))
+    assert new == dataclasses.replace(old, consumed=Skills({"剣": 2}), granted=Skills({"盾": 1}))
+    assert type(new.granted) is Skills and new.base is old.base
+    assert old == SkillPool(Skills({"剣": 2}), Skills({"剣": 1}))  # unchanged
+    with pytest.raises(TypeError, match="no field spent"):
+        old.replacing(spent={"剣": 1})

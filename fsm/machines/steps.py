@@ -17,7 +17,6 @@ own work, each saying which configuration it leads to.  It depends on the small
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Protocol
 
 from statemachine import State
@@ -117,11 +116,11 @@ class BattleSteps:
         ending = t.active
         for u in t.units.values():
             if u.skills.consumed and variants.skills_used_outside_battle_return == "end_of_main_phase":
-                u.skills = replace(u.skills, consumed=NO_SKILLS)
+                u.skills = u.skills.replacing(consumed=NO_SKILLS)
                 self.host.note(_("{unit}'s skills used in the main phase come back").format(unit=u.name), "SC-3")
             if u.skills.granted and variants.skills_granted_outside_battle_lapse == "end_of_main_phase":
                 # a battle's grants lapsed at its cleanup: what is left was granted in this main phase
-                u.skills = replace(u.skills, granted=NO_SKILLS)
+                u.skills = u.skills.replacing(granted=NO_SKILLS)
                 self.host.note(
                     _(
                         "skills granted to {unit} in the main phase lapse (variant skills_granted_outside_battle_lapse)"
@@ -376,11 +375,11 @@ def clean_up(host: FlowHost, b: Battle) -> None:
             continue
         u = t.units[seen.id]
         if granted:
-            u.skills = replace(u.skills, granted=NO_SKILLS)
+            u.skills = u.skills.replacing(granted=NO_SKILLS)
             if not host.quiet:  # nobody reads the line: not worded
                 host.note(_("[戦闘] effects on {unit} lapse").format(unit=u.name), "TIM-BTL")
         if consumed:
-            u.skills = replace(u.skills, consumed=NO_SKILLS)
+            u.skills = u.skills.replacing(consumed=NO_SKILLS)
             if not host.quiet:
                 host.note(_("{unit}'s used skills come back").format(unit=u.name), "SC-3")
         if unacted:

@@ -17,7 +17,7 @@ checks this against brute force.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass
 
 from fsm.errors import BadInput
@@ -192,7 +192,7 @@ class Skills(Mapping[str, int]):
     """A multiset of symbols that never changes once made (a unit's base, used and granted skills).
 
     A unit copy shares its pools with the original for as long as either lives: a change is a
-    new pool put in the unit's field (``u.skills = replace(u.skills, consumed=u.skills.consumed
+    new pool put in the unit's field (``u.skills = u.skills.replacing(consumed=u.skills.consumed
     + paid)``), which the unit's copy-on-write guard sees (fsm/table/sharing.py).  Counts of 0 are
     dropped, a missing symbol reads 0 (as a Counter's), and the fingerprint is kept.
     """
@@ -217,6 +217,16 @@ class Skills(Mapping[str, int]):
 
     def get(self, s: str, default: int | None = None) -> int | None:  # type: ignore[override]
         return self._counts.get(s, default)
+
+    # the dict's own views: Mapping's would look every symbol up again through __getitem__
+    def items(self) -> ItemsView[str, int]:
+        return self._counts.items()
+
+    def keys(self) -> KeysView[str]:
+        return self._counts.keys()
+
+    def values(self) -> ValuesView[int]:
+        return self._counts.values()
 
     @property
     def key(self) -> tuple[tuple[str, int], ...]:
@@ -254,6 +264,7 @@ class Skills(Mapping[str, int]):
 
 
 NO_SKILLS = Skills()
+_POOL_FIELDS = frozenset({"base", "consumed", "granted"})
 
 
 @dataclass(frozen=True)
@@ -261,7 +272,7 @@ class SkillPool:
     """A unit's skills for the current battle: what it has, and what is used up (SC-2).
 
     Immutable, as its :class:`Skills` are: a unit copy shares it, and a change is a new pool
-    (``dataclasses.replace``).  Any mapping given is taken as :class:`Skills`."""
+    (:meth:`replacing`).  Any mapping given is taken as :class:`Skills`."""
 
     base: Skills = NO_SKILLS
     consumed: Skills = NO_SKILLS
@@ -272,6 +283,19 @@ class SkillPool:
             value = getattr(self, name)
             if not isinstance(value, Skills):
                 object.__setattr__(self, name, Skills(value))
+
+    def replacing(self, **fields: Mapping[str, int]) -> SkillPool:
+        """This pool with the given fields replaced: a new pool, as ``dataclasses.replace`` makes,
+        without its look at every field (paying and each battle's clean-up make one a move)."""
+        unknown = fields.keys() - _POOL_FIELDS
+        if unknown:
+            raise TypeError(f"SkillPool has no field {', '.join(sorted(unknown))}")
+        new = object.__new__(SkillPool)
+        kept = new.__dict__
+        kept.update(self.__dict__)
+        for name, value in fields.items():
+            kept[name] = value if type(value) is Skills else Skills(value)
+        return new
 
     def available(self) -> Pool:
         total = Counter(self.base) + Counter(self.granted)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from fsm.errors import BadInput
 from fsm.i18n import N_, _, either
@@ -102,7 +102,7 @@ def _take_back(board: Board, u: Unit, eff: Effect) -> None:
     change = lasting(eff.op)
     if change is not None and change.skills:
         which = "granted" if change.skills > 0 else "consumed"
-        u.skills = replace(u.skills, **{which: getattr(u.skills, which) - {eff.arg: 1}})
+        u.skills = u.skills.replacing(**{which: getattr(u.skills, which) - {eff.arg: 1}})
     elif change is not None and change.speed:
         b.speed_mod[u.owner] = b.speed_mod.get(u.owner, 0) - int(eff.arg or 0)
     name = {"exhaust": "acted", "leave_party": "party"}.get(eff.op)  # the fields remember() keeps
@@ -171,7 +171,7 @@ def _strip(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
     assert u is not None
     if board.available(u)[eff.arg] > 0:
-        u.skills = replace(u.skills, consumed=u.skills.consumed + {eff.arg: 1})
+        u.skills = u.skills.replacing(consumed=u.skills.consumed + {eff.arg: 1})
     board.note(_("{unit} loses {arg} for this battle").format(unit=u.name, arg=eff.arg), hit.clause)
     return True
 
@@ -187,7 +187,7 @@ def _strip(board: Board, eff: Effect, hit: Hit) -> bool:
 def _grant(board: Board, eff: Effect, hit: Hit) -> bool:
     u = hit.unit
     assert u is not None
-    u.skills = replace(u.skills, granted=u.skills.granted + {eff.arg: 1})
+    u.skills = u.skills.replacing(granted=u.skills.granted + {eff.arg: 1})
     board.note(_("{unit} gains {arg} for this battle").format(unit=u.name, arg=eff.arg), hit.clause)
     return True
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from fsm.i18n import N_, _, either
 from fsm.rules.skills import Pool, can_pay, fmt, payment
@@ -116,7 +115,7 @@ def _refund(board: Board, item: ChainItem, spec: Spec, u: Unit | None) -> None:
     if not board.variants.refund_cost_on_fizzle:
         return
     if u is not None and item.paid:
-        u.skills = replace(u.skills, consumed=u.skills.consumed - dict(item.paid))
+        u.skills = u.skills.replacing(consumed=u.skills.consumed - dict(item.paid))
         board.note(
             _("the 代償 {cost} is refunded (variant refund_cost_on_fizzle)").format(cost=fmt(Counter(dict(item.paid)))),
             "COST-5",
@@ -157,7 +156,7 @@ def _pay_cost(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     parts = paying.parts_of(spec, ab)
     if ab.cost or not parts:  # skills (SYM-1), or a 代償 of nothing at all, said as before
         paid = payment(board.available(u), ab.cost_pool)
-        u.skills = replace(u.skills, consumed=u.skills.consumed + paid)
+        u.skills = u.skills.replacing(consumed=u.skills.consumed + paid)
         item.paid = tuple(paid.items())
         board.note(_("{unit} pays the 代償 {paid}").format(unit=u.name, paid=fmt(paid)), spec.clause("price"))
         _stand_in(board, ab.cost_pool, paid)
@@ -218,7 +217,7 @@ def _hold_condition(board: Board, item: ChainItem) -> None:
 def _consume_condition(board: Board, item: ChainItem, spec: Spec, u: Unit) -> None:
     card = board.table.cards[item.source]
     paid = payment(board.available(u), card.condition.needs)
-    u.skills = replace(u.skills, consumed=u.skills.consumed + paid)
+    u.skills = u.skills.replacing(consumed=u.skills.consumed + paid)
     item.reserved = ()
     if not board.quiet:  # nobody reads the line: not worded
         board.note(
