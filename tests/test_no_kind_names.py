@@ -39,7 +39,12 @@ WORDS = {
 
 #: Where a literal belongs to another namespace (see the module's docstring).
 OTHER_ATTRIBUTES = {"zone", "type", "during", "verb", "id", "role"}  # compared with or assigned to these
-OTHER_CALLS = {"at", "Move", "own_step"}  # a flow state, a verb, a quick-summon step
+OTHER_CALLS = {
+    "at",
+    "Move",
+    "_move",
+    "own_step",
+}  # a flow state, a verb (Move, or candidates' cached _move), a quick-summon step
 OTHER_NAMES = {"during", "source"}  # keyword arguments or variables: what a counter answers during, an item's source
 #: Tuples all of whose words are of one other namespace: verbs, or what a card may target.
 OTHER_TUPLES = (set(VERBS), set(TARGET_KINDS))

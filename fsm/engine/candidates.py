@@ -21,13 +21,11 @@ from fsm.table.moves import Move
 Fits = Callable[[tuple[str, ...]], bool]
 
 
-class _Made:
-    """Candidate moves made once (``_Made.Move(...)``, as ``Move(...)``): every table explored lists
-    its candidates again, mostly the same moves, and a frozen Move costs a call per field to build;
-    a shared one also keeps its text.  Safe to share: a Move never changes, and legal_moves() vets
-    moves by the table they were judged on (:meth:`fsm.engine.game.Game.legal_moves`)."""
-
-    Move = staticmethod(lru_cache(maxsize=4096)(Move))
+#: Candidate moves made once (``_move(...)``, as ``Move(...)``): every table explored lists its
+#: candidates again, mostly the same moves, and a frozen Move costs a call per field to build; a
+#: shared one also keeps its text.  Safe to share: a Move never changes, and legal_moves() vets
+#: moves by the table they were judged on (:meth:`fsm.engine.game.Game.legal_moves`).
+_move = lru_cache(maxsize=4096)(Move)
 
 
 def candidates(seat: Seat, fits: Fits | None = None) -> Iterator[Move]:
@@ -38,37 +36,37 @@ def candidates(seat: Seat, fits: Fits | None = None) -> Iterator[Move]:
     actor = seat.actor()
     if actor is None:
         return
-    yield _Made.Move("pass", actor)
+    yield _move("pass", actor)
     own_units = [u for u in t.units.values() if u.owner == actor]
     targets = all_targets(seat)
     if seat.flow.at("quick_summon") and priority(t) is None:  # an open window takes counters
         for u in own_units:
             if u.zone == "hand":
-                yield _Made.Move("summon", actor, unit=u.id)
+                yield _move("summon", actor, unit=u.id)
         for c in t.cards.values():
             if c.owner != actor:
                 continue
             if c.type == "equip" and c.zone == "hand":
                 for u in own_units:
-                    yield _Made.Move("equip", actor, card=c.id, unit=u.id)
+                    yield _move("equip", actor, card=c.id, unit=u.id)
             if c.zone == "equipped":
-                yield _Made.Move("unequip", actor, card=c.id)
+                yield _move("unequip", actor, card=c.id)
             if c.quick_summon and c.zone == "hand":
-                yield _Made.Move("reveal", actor, card=c.id)
+                yield _move("reveal", actor, card=c.id)
         return
     if seat.flow.at("formation"):
         for u in own_units:
-            yield _Made.Move("front", actor, unit=u.id)
+            yield _move("front", actor, unit=u.id)
         return
     if seat.flow.at("main_phase") and priority(t) is None:
         for u in own_units:
             for g in t.geos:
-                yield _Made.Move("advance", actor, unit=u.id, target=g)
+                yield _move("advance", actor, unit=u.id, target=g)
     if seat.flow.at("normal_timing") and priority(t) is None:
         for u in own_units:
             for other in t.units.values():
                 if other.owner != actor:
-                    yield _Made.Move("attack", actor, unit=u.id, target=other.id)
+                    yield _move("attack", actor, unit=u.id, target=other.id)
     for u in own_units:
         for ab in u.abilities:
             if fits is not None and not fits(
@@ -78,14 +76,14 @@ def candidates(seat: Seat, fits: Fits | None = None) -> Iterator[Move]:
             choices = price_choices(seat, u, ab)
             for tg in target_choices(ab.target, targets):
                 for chosen in choices:
-                    yield _Made.Move("activate", actor, ability=ab.name, unit=u.id, target=tg, paying=chosen)
+                    yield _move("activate", actor, ability=ab.name, unit=u.id, target=tg, paying=chosen)
     for c in t.cards.values():
         if c.owner == actor and c.type == "skill" and c.zone in ("hand", "revealed"):
             if fits is not None and not fits(c.timings):
                 continue
             for u in own_units:
                 for tg in target_choices(c.target, targets):
-                    yield _Made.Move("use", actor, card=c.id, unit=u.id, target=tg)
+                    yield _move("use", actor, card=c.id, unit=u.id, target=tg)
 
 
 def timing_fits(seat: Seat, player: str) -> Fits:
