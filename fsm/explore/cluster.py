@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import signal
 import tempfile
 import threading
@@ -103,6 +104,10 @@ def bundle(path: str | Path) -> tuple[Bundle, str]:
     return out, p.name
 
 
+#: Whether ``local:N`` forks its workers from this process (where the system can fork).
+FORKS = "fork" in multiprocessing.get_all_start_methods()
+
+
 class Share:
     """One worker's part (a Dask actor): a stack of tables to expand, its seeds, the claims of the
     digests it *owns* (``digest % count == index``), and the children it made that another share
@@ -124,6 +129,7 @@ class Share:
         count: int,
         claimed: list[int],
         seeds: list[Seed],
+        stable: bool = True,
     ) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="fsm-share-")
         for rel, text in files.items():
@@ -133,7 +139,7 @@ class Share:
         self.game = game_at(Path(self.folder.name) / name, position, variants)
         self.root = self.game.table.copy()
         self.report = Report(name, position, None, {})
-        self.search = Search(self.game, Judge(self.game, self.root), self.report, self.root, record=True, stable=True)
+        self.search = Search(self.game, Judge(self.game, self.root), self.report, self.root, record=True, stable=stable)
         self.machines, self.index, self.count = machines, index, count
         self.lock = threading.Lock()
         self.owned = DigestMap()  # the digests of this share's partition that some share was granted
@@ -278,7 +284,10 @@ def explore_on_dask(
                     address=address
                 )
             )
-        split, frontier = split_start(game, str(path), position, n, machines, stable=True)
+        # hash() digests only where every worker was forked from this process (local:N): they hash
+        # strings with its seed, and None at its address; elsewhere BLAKE2 (fsm.explore.search)
+        stable = cluster is None or not FORKS
+        split, frontier = split_start(game, str(path), position, n, machines, stable=stable)
         seeds = [(moves_of(line), digest) for _table, line, digest in frontier]
         futures = [
             client.submit(
@@ -292,6 +301,7 @@ def explore_on_dask(
                 n,
                 [d for d in split.seen if d % n == i],
                 seeds[i::n],
+                stable,
                 actor=True,
                 workers=[w],
                 pure=False,
@@ -411,8 +421,11 @@ def local_cluster(workers: int) -> Any:
 
     here = threading.current_thread() is threading.main_thread()  # where a handler may be set
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if here else None
+    settings: dict[str, Any] = {"distributed.worker.profile.enabled": False}
+    if FORKS:  # the workers share this process's hashing: digests by hash(), as --jobs's forked workers
+        settings["distributed.worker.multiprocessing-method"] = "fork"
     try:
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
+        with dask.config.set(settings):
             return LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address="127.0.0.1:0",  # Dask's HTTP server on a free port (None meant 8787, or a warning)
