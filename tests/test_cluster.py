@@ -68,6 +68,17 @@ def test_dask_shares_the_work_out_from_seeds_so_every_worker_expands_tables(sche
     assert min(on_dask.per_worker) >= one.expanded // 5, on_dask.per_worker
 
 
+def test_dask_local_n_forks_its_workers_so_they_digest_with_hash_as_this_process_does() -> None:
+    """`--dask local:N` digests with hash(), as --jobs's forked workers: its workers are forked from
+    this process and hash strings (and None) as it does.  Were they spawned, each would hash its
+    own way, the owners by digest would disagree and tables would be expanded twice or lost."""
+    assert cluster.FORKS  # Linux: the suite's machines can fork
+    name = REPO / "scenarios/nb_sync_fizzle.yaml"
+    one, on_dask = explore_file(name), explore_file(name, dask="local:2")
+    _same(one, on_dask)
+    assert on_dask.expanded <= 1.05 * one.expanded, (on_dask.expanded, one.expanded)
+
+
 def test_dask_local_n_starts_its_own_cluster_and_reads_a_designers_rules_from_the_task() -> None:
     """`--dask local:2`, on a design whose `rules:` names a file beside it: the task carries both."""
     path = REPO / "designs/rest.yaml"
