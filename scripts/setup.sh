@@ -60,7 +60,7 @@ if [[ "$mode" == test ]] && ! [[ -x /usr/bin/chromium ]] && ! command -v chromiu
 fi
 
 # A C compiler and Python's headers: scripts/native.py compiles the explorer's hot path with Cython
-# (without them fsm runs as plain Python, about a third slower).  The headers are looked for where
+# (without them fsm runs as plain Python, exploring about 1.4x slower).  The headers are looked for where
 # the Python that makes .venv keeps them.
 if [[ "$mode" != docs ]]; then
   command -v gcc >/dev/null 2>&1 || missing+=(gcc)
