@@ -32,8 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["FSM_PURE"] = "1"  # read the tree's own list and digests, loading nothing compiled
     from fsm import native
 
-    stale = [(name, native.source_path(name, tree)) for name in native.HOT]
-    stale = [(name, src) for name, src in stale if not native.compiled_path(name, tree).is_file()]
+    stale = [(n, native.source_path(n, tree)) for n in native.HOT if not native.compiled_path(n, tree).is_file()]
     if not stale:
         print(f"[native] the hot path is compiled and current ({len(native.HOT)} modules)")
         return 0

@@ -88,7 +88,6 @@ class Game:
         self.resolving = Resolving(self)
         self.play = Play(self, self.resolving)
         self._procedures: dict[KindSpec, Procedure] = {}
-        self._procedure_of: dict[int, tuple[KindSpec, Procedure]] = {}  # the same, by id(spec): see _procedure
         self._points: dict[str | None, Point] | None = None  # while legal_moves() judges: each player's point
         self.compiled = False  # machines run from compiled tables (fsm.machines.compiled), e.g. while exploring
         self.chain = CounterChain(self)
@@ -246,15 +245,11 @@ class Game:
 
     # ------------------------------------------------------------------ where the machines are stepped
     def _procedure(self, spec: KindSpec) -> Procedure:
-        known = self._procedure_of.get(id(spec))  # by the spec object first: a spec's hash hashes every field
-        if known is not None and known[0] is spec:
-            return known[1]
         proc = self._procedures.get(spec)
         if proc is None:
             proc = self._procedures[spec] = procedure_class(spec)(self)
             if self.compiled:
                 attach(proc)
-        self._procedure_of[id(spec)] = (spec, proc)  # the spec kept with it: its id stays its own
         return proc
 
     def start(self, item: ChainItem, told: dict[str, tuple[str, str]] | None = None) -> bool:

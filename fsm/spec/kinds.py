@@ -11,8 +11,8 @@ python-statemachine ``StateChart``; the engine reads only the spec, never a kind
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from fsm.errors import BadInput, Problems
@@ -120,13 +120,26 @@ class KindSpec:
         """A kind with no fizzle condition has nothing to recheck: it always resolves."""
         return bool(self.fizzle_if)
 
+    def _kept(self, name: str, make: Callable[[], Any]) -> Any:
+        """What ``make`` derives from the frozen fields, made once and kept beside them (as
+        Condition.needs is): the engine asks these at every step it takes."""
+        value = self.__dict__.get(name)
+        if value is None:
+            value = make()
+            object.__setattr__(self, name, value)
+        return value
+
+    def __hash__(self) -> int:
+        # the dataclass's hash (of every field), kept: a procedure is found by its spec at every step
+        kept: int = self._kept("_hash", lambda: hash(tuple(getattr(self, f.name) for f in fields(self))))
+        return kept
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickled without what _kept made: the hash of a string differs in another process
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     def clause(self, slot: str) -> str:
-        # the clauses as a dict, made once (kept beside the frozen fields, as Condition.needs is):
-        # the engine asks a clause at every step it takes
-        by_slot: dict[str, str] | None = self.__dict__.get("_by_slot")
-        if by_slot is None:
-            by_slot = dict(self.clauses)
-            object.__setattr__(self, "_by_slot", by_slot)
+        by_slot: dict[str, str] = self._kept("_by_slot", lambda: dict(self.clauses))
         return by_slot.get(slot, "AB-1")
 
     # What the engine asks of its words: the words themselves stay here, with their vocabulary.
@@ -185,10 +198,10 @@ class KindSpec:
         """SYNC-2: the same kind, plus the partner check at declaration and recheck."""
         if self.sync:
             return self
-        synced: KindSpec | None = self.__dict__.get("_synced")  # made once, as clause() keeps its dict
-        if synced is None:
-            synced = replace(self, key=f"sync_{self.key}", sync=True, fizzle_if=(*self.fizzle_if, "partner_left"))
-            object.__setattr__(self, "_synced", synced)
+        synced: KindSpec = self._kept(
+            "_synced",
+            lambda: replace(self, key=f"sync_{self.key}", sync=True, fizzle_if=(*self.fizzle_if, "partner_left")),
+        )
         return synced
 
 
